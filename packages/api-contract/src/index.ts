@@ -1,0 +1,5 @@
+export * from './common';
+export * from './auth';
+export * from './profile';
+export * from './routes';
+export * from './messages';

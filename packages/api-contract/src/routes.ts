@@ -1,0 +1,15 @@
+// The URL of every call, shared by the server's route registration and the SPA's fetchers.
+export const API_ROUTES = {
+  health: '/health',
+  login: '/public/login',
+  signup: '/public/signup',
+  confirm: '/public/confirm',
+  resendConfirm: '/public/resend-confirm',
+  forgotPassword: '/public/forgot-password',
+  resetPassword: '/public/reset-password',
+  logout: '/api/logout',
+  profile: '/api/profile',
+} as const;
+
+/** The JavaScript-readable login marker (SPEC §6) starts with this; it carries no secret. */
+export const LOGIN_MARKER_COOKIE_PREFIX = 'CognitoIdentityServiceProvider';

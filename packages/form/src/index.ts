@@ -1,0 +1,2 @@
+export * from './auth-rules';
+export * from './partner';
