@@ -1,0 +1,34 @@
+import type { ReactNode } from 'react';
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { DEFAULT_IDLE_CONFIG, IdleConfigContext, type IdleConfig } from '../config/idle';
+import { theme } from '../config/theme';
+import { AppErrorBoundary } from '../shared/ui/error-boundary';
+
+export interface AppProviderProps {
+  queryClient: QueryClient;
+  /** 'test' turns off Mantine's transitions and portals under jsdom. */
+  env?: 'default' | 'test';
+  idleConfig?: IdleConfig;
+  children: ReactNode;
+}
+
+export function AppProvider({
+  queryClient,
+  env = 'default',
+  idleConfig = DEFAULT_IDLE_CONFIG,
+  children,
+}: AppProviderProps) {
+  return (
+    <MantineProvider theme={theme} env={env} defaultColorScheme="light">
+      {/* SPEC §9: toasts can be swiped away to the right. */}
+      <Notifications position="top-right" allowDragDismiss limit={5} />
+      <AppErrorBoundary>
+        <QueryClientProvider client={queryClient}>
+          <IdleConfigContext value={idleConfig}>{children}</IdleConfigContext>
+        </QueryClientProvider>
+      </AppErrorBoundary>
+    </MantineProvider>
+  );
+}

@@ -1,0 +1,71 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { Navigate, useLocation, type RouteObject, type createBrowserRouter } from 'react-router';
+import { MESSAGES } from '@admissions/api-contract';
+import { DEFAULT_ROUTE, PATHS } from '../config/paths';
+import { setUnauthorizedHandler } from '../shared/api/session-events';
+import { clearLoginMarker } from '../shared/lib/session';
+import { ErrorScreen } from '../shared/ui/error-screen';
+import { FullScreenLoader } from '../shared/ui/full-screen-loader';
+import { ApplicationRoot } from './routes/app/application-root';
+import { AuthLayout } from './routes/auth/auth-layout';
+import { IdleLayout } from './routes/idle-layout';
+import { RootLayout } from './routes/root-layout';
+
+export type AppRouter = ReturnType<typeof createBrowserRouter>;
+
+/** SPEC §2: unknown paths go to the default route, keeping the query string (tokens ride on it). */
+function RedirectToDefault() {
+  const { search, hash } = useLocation();
+  return <Navigate to={{ pathname: DEFAULT_ROUTE, search, hash }} replace />;
+}
+
+// Page bundles load on demand per route (SPEC §7); the frame routes are small and eager.
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    errorElement: <ErrorScreen />,
+    // Shown while the first route's bundle loads.
+    hydrateFallbackElement: <FullScreenLoader label="Loading" />,
+    children: [
+      {
+        element: <IdleLayout />,
+        children: [
+          {
+            element: <AuthLayout />,
+            children: [
+              { path: PATHS.login, lazy: () => import('./routes/auth/login') },
+              { path: PATHS.signup, lazy: () => import('./routes/auth/signup') },
+              { path: PATHS.confirm, lazy: () => import('./routes/auth/confirm') },
+              { path: PATHS.forgot, lazy: () => import('./routes/auth/forgot') },
+              { path: PATHS.reset, lazy: () => import('./routes/auth/reset') },
+            ],
+          },
+          {
+            path: '/',
+            element: <ApplicationRoot />,
+            children: [
+              { index: true, element: <RedirectToDefault /> },
+              { path: PATHS.about, lazy: () => import('./routes/app/about') },
+              { path: PATHS.education, lazy: () => import('./routes/app/education') },
+              { path: PATHS.finalSteps, lazy: () => import('./routes/app/final-steps') },
+            ],
+          },
+        ],
+      },
+      { path: PATHS.completion, lazy: () => import('./routes/app/completion') },
+      { path: '*', element: <RedirectToDefault /> },
+    ],
+  },
+];
+
+/**
+ * SPEC §8: a 401 from the applicant API clears the cache and sends the applicant to /login with
+ * the session message. Returns the disconnect function (tests build many apps).
+ */
+export function connectSessionHandling(router: AppRouter, queryClient: QueryClient): () => void {
+  return setUnauthorizedHandler(() => {
+    queryClient.clear();
+    clearLoginMarker();
+    void router.navigate(PATHS.login, { state: { errorMessage: MESSAGES.sessionInvalid } });
+  });
+}

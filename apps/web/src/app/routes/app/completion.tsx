@@ -1,0 +1,30 @@
+import { Navigate } from 'react-router';
+import { Container, Paper, Text, Title } from '@mantine/core';
+import { MESSAGES } from '@admissions/api-contract';
+import { DEFAULT_ROUTE, PATHS } from '../../../config/paths';
+import { useProfile } from '../../../features/profile/api/get-profile';
+import { useSession } from '../../../shared/lib/session';
+import { FullScreenLoader } from '../../../shared/ui/full-screen-loader';
+
+/** /completion has no frame (SPEC §2) and only makes sense once the application is submitted. */
+export function Component() {
+  const { isLoggedIn } = useSession();
+  if (!isLoggedIn) return <Navigate to={PATHS.login} replace />;
+  return <Completion />;
+}
+
+function Completion() {
+  const profile = useProfile();
+  if (!profile.data) return <FullScreenLoader />;
+  const submitted = profile.data.web_status.some((entry) => entry.web_status === 'submitted');
+  if (!submitted) return <Navigate to={DEFAULT_ROUTE} replace />;
+  return (
+    <Container size="sm" py="xl">
+      <title>Application Submitted | Undergraduate Application</title>
+      <Paper withBorder p="lg" radius="md">
+        <Title order={1}>Application submitted</Title>
+        <Text mt="sm">{MESSAGES.submitted}</Text>
+      </Paper>
+    </Container>
+  );
+}

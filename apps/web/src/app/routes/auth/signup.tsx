@@ -1,0 +1,10 @@
+import { SignupCard } from '../../../features/auth/components/signup-card';
+
+export function Component() {
+  return (
+    <>
+      <title>Sign Up | Undergraduate Application</title>
+      <SignupCard />
+    </>
+  );
+}

@@ -1,0 +1,50 @@
+import { API_ROUTES, MESSAGES } from '@admissions/api-contract';
+import type { MessageResponse } from '@admissions/api-contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { PATHS } from '../../../config/paths';
+import { isUnauthorizedError } from '../../../shared/api/errors';
+import { fetchJson } from '../../../shared/api/fetch-handler';
+import { clearLoginMarker } from '../../../shared/lib/session';
+
+export function logOut(options: { sessionRedirect?: boolean } = {}): Promise<MessageResponse> {
+  return fetchJson<MessageResponse>(API_ROUTES.logout, 'GET', undefined, options);
+}
+
+/**
+ * The popover's Log Out (SPEC §4): to /login with the logout message and an empty cache.
+ * A 401 is handled by the fetch handler (session message); anything else is a real failure
+ * and goes to the error boundary.
+ */
+export function useLogout() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return useMutation({
+    mutationFn: () => logOut(),
+    throwOnError: (error) => !isUnauthorizedError(error),
+    onSuccess: (response) => {
+      queryClient.clear();
+      clearLoginMarker();
+      void navigate(PATHS.login, {
+        state: { successMessage: response.message || MESSAGES.loggedOut },
+      });
+    },
+  });
+}
+
+/**
+ * The idle time-out's logout. The server may already have expired the session (its idle limit
+ * is the same 15 minutes), so a 401 or any failure still ends in the inactivity message.
+ */
+export function useIdleLogout() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return useMutation({
+    mutationFn: () => logOut({ sessionRedirect: false }),
+    onSettled: () => {
+      queryClient.clear();
+      clearLoginMarker();
+      void navigate(PATHS.login, { state: { errorMessage: MESSAGES.idleLogout } });
+    },
+  });
+}

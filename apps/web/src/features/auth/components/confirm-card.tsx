@@ -1,0 +1,103 @@
+import { Button, Group, Text, TextInput } from '@mantine/core';
+import { useLocation, useNavigate } from 'react-router';
+import { normalizeEmail, validateAuthForm } from '@admissions/form';
+import { PATHS } from '../../../config/paths';
+import { buildCarriedState, readAuthLocationState } from '../../../shared/lib/auth-location-state';
+import { showErrorToast, showSuccessToast } from '../../../shared/ui/notify';
+import { useConfirmAccount } from '../api/confirm';
+import { useResendConfirmationCode } from '../api/resend-confirm';
+import { AuthCard } from './auth-card';
+import { renderFieldError } from './field-error';
+import { MessageAlert } from './message-alert';
+import { useAuthForm } from './use-auth-form';
+
+export function ConfirmCard() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const handedOver = readAuthLocationState(location.state);
+  const { answers } = handedOver;
+  // The address normally arrives from sign-up; someone who opens /confirm directly types it.
+  const addressKnown = Boolean(handedOver.username);
+  const form = useAuthForm('confirm', { username: handedOver.username ?? '', code: '' });
+  const confirm = useConfirmAccount();
+  const resend = useResendConfirmationCode();
+
+  const username = normalizeEmail(form.values.username ?? '');
+
+  const submit = () => {
+    if (!form.validateForSubmit()) return;
+    confirm.mutate(
+      { username, code: (form.values.code ?? '').trim() },
+      {
+        onSuccess: (response) =>
+          void navigate(PATHS.login, {
+            state: buildCarriedState(answers, { username, successMessage: response.message }),
+          }),
+        onError: (error) => showErrorToast('Confirm Card Error', error.message),
+      },
+    );
+  };
+
+  const resendCode = () => {
+    const [message] = validateAuthForm('resend', { username }).username ?? [];
+    if (message) {
+      showErrorToast('Resend Confirmation Code Error', message);
+      return;
+    }
+    resend.mutate(
+      { username },
+      {
+        onSuccess: (response) => showSuccessToast(response.message),
+        onError: (error) => showErrorToast('Resend Confirmation Code Error', error.message),
+      },
+    );
+  };
+
+  return (
+    <AuthCard
+      title="Confirm Your Account"
+      onSubmit={submit}
+      answers={answers}
+      footer={{ question: 'Already confirmed your account?', linkLabel: 'Log in', to: PATHS.login }}
+      notice={
+        handedOver.successMessage && (
+          <MessageAlert kind="success" message={handedOver.successMessage} />
+        )
+      }
+    >
+      {addressKnown ? (
+        <Text size="sm">
+          Enter the 6-digit code we sent to <strong>{username}</strong>.
+        </Text>
+      ) : (
+        <TextInput
+          label="Email address"
+          type="email"
+          autoComplete="username"
+          required
+          value={form.values.username ?? ''}
+          onChange={(event) => form.setValue('username', event.currentTarget.value)}
+          error={renderFieldError(form.visibleErrors.username)}
+        />
+      )}
+      <TextInput
+        label="Confirmation code"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        required
+        value={form.values.code ?? ''}
+        onChange={(event) => form.setValue('code', event.currentTarget.value)}
+        error={renderFieldError(form.visibleErrors.code)}
+      />
+      <Group grow>
+        <Button type="submit" loading={confirm.isPending}>
+          Confirm Account
+        </Button>
+        <Button variant="outline" onClick={resendCode} loading={resend.isPending}>
+          Resend Code
+        </Button>
+      </Group>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,119 @@
+import { useState } from 'react';
+import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { validateAuthForm, normalizeEmail } from '@admissions/form';
+import { readAuthLocationState, buildCarriedState } from '../../../shared/lib/auth-location-state';
+import { showErrorToast } from '../../../shared/ui/notify';
+import { useLogin } from '../api/login';
+import { useResendConfirmationCode } from '../api/resend-confirm';
+import { AuthCard } from './auth-card';
+import { renderFieldError } from './field-error';
+import { MessageAlert } from './message-alert';
+import { PasswordField } from './password-field';
+import { useAuthForm } from './use-auth-form';
+import { DEFAULT_ROUTE, PATHS } from '../../../config/paths';
+
+export function LoginCard() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const handedOver = readAuthLocationState(location.state);
+  const { answers } = handedOver;
+  const form = useAuthForm('login', { username: handedOver.username ?? '', password: '' });
+  const [resendError, setResendError] = useState<string>();
+  const login = useLogin();
+  const resend = useResendConfirmationCode();
+
+  const username = form.values.username ?? '';
+
+  const submit = () => {
+    setResendError(undefined);
+    if (!form.validateForSubmit()) return;
+    login.mutate(
+      { username: normalizeEmail(username), password: form.values.password ?? '' },
+      {
+        onSuccess: () => void navigate(DEFAULT_ROUTE, { state: buildCarriedState(answers) }),
+        onError: (error) => showErrorToast('Login Card Error', error.message),
+      },
+    );
+  };
+
+  const resendCode = () => {
+    const [message] = validateAuthForm('resend', { username: username.trim() }).username ?? [];
+    setResendError(message);
+    if (message) return;
+    const address = normalizeEmail(username);
+    resend.mutate(
+      { username: address },
+      {
+        onSuccess: (response) =>
+          void navigate(PATHS.confirm, {
+            state: buildCarriedState(answers, {
+              username: address,
+              successMessage: response.message,
+            }),
+          }),
+        onError: (error) => showErrorToast('Resend Confirmation Code Error', error.message),
+      },
+    );
+  };
+
+  const usernameErrors = resendError ? [resendError] : form.visibleErrors.username;
+
+  return (
+    <AuthCard
+      title="Log In"
+      onSubmit={submit}
+      answers={answers}
+      footer={{ question: "Don't have an account?", linkLabel: 'Sign up', to: PATHS.signup }}
+      notice={
+        <>
+          {handedOver.errorMessage && (
+            <MessageAlert kind="error" message={handedOver.errorMessage} />
+          )}
+          {handedOver.successMessage && (
+            <MessageAlert kind="success" message={handedOver.successMessage} />
+          )}
+        </>
+      }
+    >
+      <TextInput
+        label="Email address"
+        type="email"
+        autoComplete="username"
+        required
+        value={username}
+        onChange={(event) => {
+          setResendError(undefined);
+          form.setValue('username', event.currentTarget.value);
+        }}
+        error={renderFieldError(usernameErrors)}
+      />
+      <PasswordField
+        label="Password"
+        autoComplete="current-password"
+        required
+        value={form.values.password ?? ''}
+        onChange={(event) => form.setValue('password', event.currentTarget.value)}
+        error={renderFieldError(form.visibleErrors.password)}
+      />
+      <Stack gap="xs">
+        <Button type="submit" loading={login.isPending} fullWidth>
+          Submit
+        </Button>
+        <Group justify="space-between" gap="xs">
+          <Button
+            variant="subtle"
+            size="compact-sm"
+            onClick={resendCode}
+            loading={resend.isPending}
+          >
+            Resend confirmation code?
+          </Button>
+          <Anchor component={Link} to={PATHS.forgot} state={buildCarriedState(answers)} size="sm">
+            Forgot password?
+          </Anchor>
+        </Group>
+      </Stack>
+    </AuthCard>
+  );
+}

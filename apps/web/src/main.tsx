@@ -1,0 +1,21 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBrowserRouter } from 'react-router';
+import { App } from './app/app';
+import { connectSessionHandling, routes } from './app/router';
+import { createQueryClient } from './shared/api/query-client';
+
+const queryClient = createQueryClient();
+const router = createBrowserRouter(routes);
+connectSessionHandling(router, queryClient);
+
+const container = document.getElementById('root');
+if (!container) throw new Error('The page has no #root element to render into.');
+
+createRoot(container).render(
+  <StrictMode>
+    <App router={router} queryClient={queryClient} />
+  </StrictMode>,
+);

@@ -1,0 +1,23 @@
+// The two error kinds of SPEC §8. Both carry the message the person sees as-is.
+
+export class ServerError extends Error {
+  override readonly name: string = 'ServerError';
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/** A 401: the session is gone (or the credentials were refused on a public route). */
+export class UnauthorizedError extends ServerError {
+  override readonly name = 'UnauthorizedError';
+  constructor(message: string) {
+    super(message, 401);
+  }
+}
+
+export function isUnauthorizedError(error: unknown): error is UnauthorizedError {
+  return error instanceof UnauthorizedError;
+}

@@ -1,0 +1,25 @@
+import { notifications } from '@mantine/notifications';
+
+// SPEC §8–9: error toasts stay 300000 ms so nobody misses why something failed; success 5000 ms.
+export const TOAST_DURATION_MS = 5000;
+export const ERROR_TOAST_DURATION_MS = 300000;
+
+export function showErrorToast(title: string, message: string): void {
+  notifications.show({
+    title,
+    message,
+    color: 'red',
+    autoClose: ERROR_TOAST_DURATION_MS,
+    withBorder: true,
+  });
+}
+
+export function showSuccessToast(message: string, title = 'Success'): void {
+  notifications.show({
+    title,
+    message,
+    color: 'green',
+    autoClose: TOAST_DURATION_MS,
+    withBorder: true,
+  });
+}

@@ -1,0 +1,63 @@
+import { vi } from 'vitest';
+
+export interface StubResponse {
+  status?: number;
+  body?: unknown;
+  /** Defaults to application/json; set to text/html to imitate a proxy error page. */
+  contentType?: string;
+  /** Runs when the request is answered, e.g. to set the login marker cookie like the server. */
+  effect?: () => void;
+}
+
+export interface RecordedCall {
+  method: string;
+  url: string;
+  body: unknown;
+  headers: Record<string, string>;
+  credentials: RequestCredentials | undefined;
+}
+
+type Handler = StubResponse | ((call: RecordedCall) => StubResponse | Promise<StubResponse>);
+
+/**
+ * Stubs fetch at the network boundary: handlers keyed "METHOD /path". Unknown calls fail the
+ * test loudly instead of hanging.
+ */
+export function stubFetch(handlers: Record<string, Handler>) {
+  const calls: RecordedCall[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const method = (init.method ?? 'GET').toUpperCase();
+    const call: RecordedCall = {
+      method,
+      url,
+      body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
+      headers: Object.fromEntries(new Headers(init.headers).entries()),
+      credentials: init.credentials,
+    };
+    calls.push(call);
+    const handler = handlers[`${method} ${new URL(url, 'http://localhost').pathname}`];
+    if (!handler) throw new Error(`Unexpected request in test: ${method} ${url}`);
+    const answer = typeof handler === 'function' ? await handler(call) : handler;
+    answer.effect?.();
+    const contentType = answer.contentType ?? 'application/json; charset=utf-8';
+    const payload =
+      answer.body === undefined
+        ? ''
+        : typeof answer.body === 'string'
+          ? answer.body
+          : JSON.stringify(answer.body);
+    return new Response(payload, {
+      status: answer.status ?? 200,
+      headers: { 'content-type': contentType },
+    });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls, fetchMock };
+}
+
+export const MARKER_COOKIE = 'CognitoIdentityServiceProvider.test-client.LastAuthUser';
+
+export function setLoginMarker(username = 'student@example.edu'): void {
+  document.cookie = `${MARKER_COOKIE}=${encodeURIComponent(username)}; Path=/`;
+}

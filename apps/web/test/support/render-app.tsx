@@ -1,0 +1,39 @@
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter } from 'react-router';
+import { App } from '../../src/app/app';
+import { connectSessionHandling, routes } from '../../src/app/router';
+import type { IdleConfig } from '../../src/config/idle';
+import { createQueryClient } from '../../src/shared/api/query-client';
+import { refreshSession } from '../../src/shared/lib/session';
+
+export interface RenderAppOptions {
+  path?: string;
+  state?: unknown;
+  idleConfig?: IdleConfig;
+}
+
+/** The real routes inside the real providers, on a memory history the test can inspect. */
+export function renderApp({ path = '/login', state, idleConfig }: RenderAppOptions = {}) {
+  refreshSession();
+  const queryClient = createQueryClient();
+  const url = new URL(path, 'http://localhost');
+  const router = createMemoryRouter(routes, {
+    initialEntries: [{ pathname: url.pathname, search: url.search, state }],
+  });
+  const disconnect = connectSessionHandling(router, queryClient);
+  const user = userEvent.setup();
+  const view = render(
+    <App
+      router={router}
+      queryClient={queryClient}
+      env="test"
+      {...(idleConfig ? { idleConfig } : {})}
+    />,
+  );
+  const unmount = () => {
+    view.unmount();
+    disconnect();
+  };
+  return { ...view, unmount, router, queryClient, user };
+}

@@ -1,0 +1,16 @@
+import { defineProject } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+// The SPA's unit level: real routes inside the real providers under jsdom, with fetch stubbed.
+export default defineProject({
+  plugins: [react()],
+  test: {
+    name: 'web',
+    root: import.meta.dirname,
+    environment: 'jsdom',
+    include: ['test/**/*.test.{ts,tsx}'],
+    setupFiles: ['test/support/setup.ts'],
+    css: false,
+    testTimeout: 20_000,
+  },
+});
