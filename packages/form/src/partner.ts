@@ -1,5 +1,6 @@
 // The institution's details (SPEC §3 "Partner configuration"). One typed default for an example
 // university; a deployment overrides any part of it with a JSON file named in the service config.
+import { isValidEmail } from './auth-rules';
 
 export interface PartnerConfig {
   /** Full name, e.g. in the footer and the PDF cover. */
@@ -18,7 +19,15 @@ export interface PartnerConfig {
   textAreaLimit: number;
   /** CEEB and other institutional codes. */
   schoolCodes: { ceeb: string; act: string; toefl: string };
-  links: { privacyPolicy: string; website: string; adobeReader: string };
+  links: {
+    privacyPolicy: string;
+    website: string;
+    adobeReader: string;
+    cookiePolicy: string;
+    admissionsContact: string;
+  };
+  /** Options of entry_term: the terms this institution is admitting for. */
+  entryTerms: { value: string; label: string }[];
   /** The date-window alert: shown between these ISO dates (inclusive), when both are set. */
   alert: { start: string | null; end: string | null; message: string };
 }
@@ -44,6 +53,117 @@ export const DEFAULT_PARTNER: PartnerConfig = {
     privacyPolicy: 'https://www.example.edu/privacy',
     website: 'https://www.example.edu',
     adobeReader: 'https://get.adobe.com/reader/',
+    cookiePolicy: 'https://www.example.edu/privacy#cookies',
+    admissionsContact: 'https://www.example.edu/admissions/contact',
   },
+  entryTerms: [
+    { value: '2027FA', label: 'Fall 2027' },
+    { value: '2028SP', label: 'Spring 2028' },
+  ],
   alert: { start: null, end: null, message: '' },
 };
+
+type Shape =
+  string | number | boolean | null | readonly Shape[] | { readonly [key: string]: Shape };
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+// Field-specific checks beyond "same type as the default", keyed by dotted path.
+function checkValue(path: string, value: unknown, problems: string[]): void {
+  const leaf = path.split('.').at(-1) ?? path;
+  if (path === 'textAreaLimit') {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 100_000) {
+      problems.push('textAreaLimit must be a whole number between 1 and 100000');
+    }
+  } else if (/Email$/.test(leaf) && typeof value === 'string' && !isValidEmail(value)) {
+    problems.push(`${path} must be an e-mail address`);
+  } else if (
+    path.startsWith('links.') &&
+    typeof value === 'string' &&
+    !/^https?:\/\/\S+$/.test(value)
+  ) {
+    problems.push(`${path} must be an http(s) address`);
+  } else if ((path === 'alert.start' || path === 'alert.end') && value !== null) {
+    if (typeof value !== 'string' || !ISO_DATE.test(value)) {
+      problems.push(`${path} must be a date written YYYY-MM-DD, or null`);
+    }
+  }
+}
+
+// Walks the override against the default: unknown fields, wrong types and bad values are all
+// collected so an operator fixes the file in one go rather than one error per restart.
+function mergeValue(path: string, base: Shape, override: unknown, problems: string[]): Shape {
+  if (path === 'alert.start' || path === 'alert.end') {
+    checkValue(path, override, problems);
+    return typeof override === 'string' || override === null ? override : base;
+  }
+  if (Array.isArray(base)) {
+    if (!Array.isArray(override)) {
+      problems.push(`${path} must be a list, not ${describeType(override)}`);
+      return base;
+    }
+    const sample = base[0];
+    if (sample === undefined) return override as Shape;
+    if (override.length === 0) problems.push(`${path} must not be empty`);
+    return override.map((item, i) => mergeValue(`${path}[${i}]`, sample, item, problems));
+  }
+  if (isPlainObject(base)) {
+    if (!isPlainObject(override)) {
+      problems.push(
+        `${path || 'the configuration'} must be an object, not ${describeType(override)}`,
+      );
+      return base;
+    }
+    const merged: Record<string, Shape> = { ...base };
+    const isListItem = path.endsWith(']');
+    for (const key of Object.keys(override)) {
+      if (!Object.hasOwn(base, key))
+        problems.push(`${path ? `${path}.` : ''}${key} is not a known field`);
+    }
+    for (const [key, value] of Object.entries(base)) {
+      const childPath = path ? `${path}.${key}` : key;
+      if (Object.hasOwn(override, key)) {
+        merged[key] = mergeValue(childPath, value, override[key], problems);
+      } else if (isListItem) {
+        problems.push(`${childPath} is missing`);
+      }
+    }
+    return merged;
+  }
+  if (typeof override !== typeof base) {
+    problems.push(`${path} must be ${describeType(base)}, not ${describeType(override)}`);
+    return base;
+  }
+  if (typeof override === 'string' && override.trim() === '' && path !== 'alert.message') {
+    problems.push(`${path} must not be empty`);
+  }
+  checkValue(path, override, problems);
+  return override as Shape;
+}
+
+/**
+ * The partner configuration with a parsed JSON override applied: any subset of the fields, nested
+ * objects merged, lists replaced. Throws one Error listing every problem found.
+ */
+export function mergePartnerConfig(base: PartnerConfig, override: unknown): PartnerConfig {
+  const problems: string[] = [];
+  const merged = mergeValue('', base as unknown as Shape, override, problems);
+  const config = merged as unknown as PartnerConfig;
+  if (config.alert.start && config.alert.end && config.alert.start > config.alert.end) {
+    problems.push('alert.start must not be after alert.end');
+  }
+  if (problems.length > 0) {
+    throw new Error(`Invalid partner configuration:\n${problems.map((p) => `- ${p}`).join('\n')}`);
+  }
+  return config;
+}
