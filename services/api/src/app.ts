@@ -1,0 +1,103 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Logger } from 'pino';
+import { sql } from 'drizzle-orm';
+import { ErrorResponse, HealthResponse, MESSAGES, API_ROUTES } from '@admissions/api-contract';
+import type { PartnerConfig } from '@admissions/form';
+import { isHttps, type Config } from './config';
+import type { Database } from './db/connect';
+import type { Clock } from './lib/clock';
+import type { Secrets } from './lib/crypto';
+import { AppError } from './lib/app-error';
+import type { MailMessage } from './mail/mailer';
+import { registerErrorHandling } from './http/error-handler';
+import { registerSecurity } from './http/security';
+import { registerSpa } from './http/spa';
+import { createAuthService } from './auth/auth-service';
+import { authRoutes } from './auth/auth-routes';
+import { createRequireSession } from './auth/require-session';
+import type { CookieSettings } from './auth/session-cookies';
+import { profileRoutes } from './profile/profile-routes';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  secrets: Secrets;
+  partner: PartnerConfig;
+  clock: Clock;
+  logger: Logger;
+  /** Queues an e-mail; the worker sends it, so a slow mail server never blocks a request. */
+  sendMail: (message: MailMessage) => Promise<void>;
+}
+
+/** The HTTP application, without listening: main.ts serves it, tests inject into it. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, database, clock, logger } = deps;
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1_048_576,
+    connectionTimeout: config.requestTimeoutMs,
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: 72_000,
+    return503OnClosing: true,
+    disableRequestLogging: false,
+    ajv: {
+      // Unknown keys are refused, never silently dropped (GUIDE §3.5).
+      customOptions: { removeAdditional: false, allErrors: false },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  registerErrorHandling(app);
+  await registerSecurity(app, config);
+  await app.register(cookie);
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Admissions application API',
+        version: '1.0.0',
+        description: 'Applicant, account, lookup and staff calls. Every error body is {message}.',
+      },
+    },
+  });
+  if (config.enableDocs) {
+    await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  }
+
+  app.get(API_ROUTES.health, {
+    config: { rateLimit: false },
+    schema: {
+      tags: ['operations'],
+      summary: 'Ready when the database answers',
+      response: { 200: HealthResponse, 503: ErrorResponse },
+    },
+    handler: async () => {
+      try {
+        await database.db.execute(sql`SELECT 1`);
+      } catch {
+        throw new AppError(503, 'UNAVAILABLE', MESSAGES.unavailable, { 'retry-after': '5' });
+      }
+      return { status: 'ok' as const };
+    },
+  });
+
+  const cookies: CookieSettings = { secure: isHttps(config), clientId: config.loginMarkerClientId };
+  const requireSession = createRequireSession(database.db, clock, cookies);
+  app.decorateRequest('sessionUser', null);
+  const auth = createAuthService({
+    db: database.db,
+    clock,
+    hmacKey: deps.secrets.hmacKey,
+    partner: deps.partner,
+    publicUrl: config.publicUrl,
+    sendMail: deps.sendMail,
+  });
+
+  await app.register(authRoutes, { config, auth, db: database.db, clock, cookies, requireSession });
+  await app.register(profileRoutes, { db: database.db, requireSession });
+  await registerSpa(app, config.webDist);
+  return app;
+}

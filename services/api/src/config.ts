@@ -1,0 +1,135 @@
+// The only module that reads process.env: everything else receives a typed, validated Config.
+import path from 'node:path';
+import os from 'node:os';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** PostgreSQL when set; otherwise the embedded PGlite database under dataDir. */
+  databaseUrl: string | null;
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** The address applicants reach us at; reset links and cookie security derive from it. */
+  publicUrl: string;
+  /** 32+ byte secret; when unset a random one is generated once under dataDir (0600). */
+  secretKey: string | null;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  enableDocs: boolean;
+  trustProxy: boolean;
+  /** Requests per minute per IP on each public (unauthenticated) route. */
+  publicRateLimit: number;
+  /** Requests per minute per IP across all routes. */
+  globalRateLimit: number;
+  loginMarkerClientId: string;
+  partnerConfigFile: string | null;
+  webDist: string;
+  /** Runs the job workers inside the API process (the embedded default). */
+  runWorkerInProcess: boolean;
+  jobConcurrency: number;
+  requestTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+/** Reads and validates the whole configuration at once, reporting every problem together. */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const read = (name: string) => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const readInt = (name: string, fallback: number, min: number, max: number) => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const readBool = (name: string, fallback: boolean) => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+    if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+    problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  };
+  const readUrl = (name: string, protocols: string[]) => {
+    const raw = read(name);
+    if (raw === undefined) return null;
+    try {
+      const url = new URL(raw);
+      if (!protocols.includes(url.protocol)) {
+        problems.push(`${name} must start with ${protocols.join(' or ')}`);
+        return null;
+      }
+      return raw;
+    } catch {
+      problems.push(`${name} is not a valid URL`);
+      return null;
+    }
+  };
+
+  const port = readInt('PORT', 3000, 0, 65535);
+  const host = read('HOST') ?? '127.0.0.1';
+  const dataDir = path.resolve(read('DATA_DIR') ?? './data');
+  const databaseUrl = readUrl('DATABASE_URL', ['postgres:', 'postgresql:']);
+  const smtpUrl = readUrl('SMTP_URL', ['smtp:', 'smtps:']);
+  const publicUrl = readUrl('PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
+
+  const secretKey = read('SECRET_KEY') ?? null;
+  if (secretKey !== null && secretKey.length < 32) {
+    problems.push('SECRET_KEY must be at least 32 characters');
+  }
+
+  const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+  const rawLevel = read('LOG_LEVEL') ?? 'info';
+  const logLevel = levels.find((l) => l === rawLevel);
+  if (!logLevel) problems.push(`LOG_LEVEL must be one of ${levels.join(', ')}`);
+
+  const clientId = read('LOGIN_MARKER_CLIENT_ID') ?? 'admissions';
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(clientId)) {
+    problems.push('LOGIN_MARKER_CLIENT_ID may contain only letters, digits, - and _');
+  }
+
+  const config: Config = {
+    port,
+    host,
+    dataDir,
+    databaseUrl,
+    smtpUrl,
+    mailFrom: read('MAIL_FROM') ?? 'Example State University Admissions <no-reply@example.edu>',
+    publicUrl: publicUrl.replace(/\/+$/, ''),
+    secretKey,
+    logLevel: logLevel ?? 'info',
+    enableDocs: readBool('ENABLE_DOCS', false),
+    trustProxy: readBool('TRUST_PROXY', false),
+    publicRateLimit: readInt('PUBLIC_RATE_LIMIT', 30, 1, 1_000_000),
+    globalRateLimit: readInt('GLOBAL_RATE_LIMIT', 1200, 1, 10_000_000),
+    loginMarkerClientId: clientId,
+    partnerConfigFile: read('PARTNER_CONFIG_FILE') ?? null,
+    webDist: path.resolve(read('WEB_DIST') ?? path.join(repoRoot, 'apps/web/dist')),
+    runWorkerInProcess: readBool('RUN_WORKER_IN_PROCESS', true),
+    jobConcurrency: readInt('JOB_CONCURRENCY', Math.max(1, os.availableParallelism()), 1, 64),
+    requestTimeoutMs: readInt('REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+/** Cookies get the Secure flag and the __Host- prefix only where the browser will send them. */
+export function isHttps(config: Pick<Config, 'publicUrl'>): boolean {
+  return config.publicUrl.startsWith('https:');
+}

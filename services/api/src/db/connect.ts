@@ -1,0 +1,105 @@
+import path from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import * as schema from './schema';
+
+export type Db = NodePgDatabase<typeof schema>;
+
+export interface SqlResult {
+  rows: Record<string, unknown>[];
+}
+
+/** The database behind the app, whichever driver: drizzle for queries, raw SQL for pg-boss. */
+export interface Database {
+  driver: 'pglite' | 'postgres';
+  db: Db;
+  executeSql(text: string, values?: unknown[]): Promise<SqlResult>;
+  /** Runs fn while holding a cluster-wide advisory lock (a no-op lock on single-process PGlite). */
+  withAdvisoryLock<T>(lockId: number, fn: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl: string | null;
+  dataDir: string;
+  /** An already open PGlite (tests load a migrated snapshot). */
+  pglite?: PGlite;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl && !options.pglite) return openPostgres(options.databaseUrl, options);
+  const client = options.pglite ?? (await createPglite(options.dataDir));
+  return wrapPglite(client);
+}
+
+async function createPglite(dataDir: string): Promise<PGlite> {
+  const dir = path.join(dataDir, 'db');
+  await mkdir(dir, { recursive: true });
+  const client = new PGlite(dir);
+  await client.waitReady;
+  return client;
+}
+
+export function wrapPglite(client: PGlite): Database {
+  // PGlite runs one statement at a time; drizzle's NodePg and Pglite databases share the
+  // PgDatabase query API, so the app sees one type.
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    driver: 'pglite',
+    db,
+    async executeSql(text, values) {
+      // pg-boss sends multi-statement scripts without parameters: those need exec().
+      if (!values || values.length === 0) {
+        const results = await client.exec(text);
+        return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
+      }
+      const result = await client.query<Record<string, unknown>>(text, values);
+      return { rows: result.rows };
+    },
+    withAdvisoryLock: (_lockId, fn) => fn(),
+    async close() {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    // Fail fast when the database is away instead of queueing requests behind it.
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: 15_000,
+    application_name: 'admissions-api',
+  });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  const db = drizzlePg(pool, { schema });
+  return {
+    driver: 'postgres',
+    db,
+    async executeSql(text, values) {
+      const result = await pool.query(text, values as unknown[] | undefined);
+      return { rows: result.rows as Record<string, unknown>[] };
+    },
+    async withAdvisoryLock(lockId, fn) {
+      // Session-level locks belong to one connection: hold that connection for the duration.
+      const lockClient = await pool.connect();
+      try {
+        await lockClient.query('SELECT pg_advisory_lock($1)', [lockId]);
+        return await fn();
+      } finally {
+        await lockClient.query('SELECT pg_advisory_unlock($1)', [lockId]).catch(() => undefined);
+        lockClient.release();
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

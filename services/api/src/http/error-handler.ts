@@ -1,0 +1,75 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { MESSAGES } from '@admissions/api-contract';
+import { isAppError } from '../lib/app-error';
+
+// Fastify's own client errors, reworded for a person.
+const FASTIFY_CLIENT_ERRORS: Record<string, string> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Requests must be sent as JSON (Content-Type: application/json).',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'The request is too large.',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty but JSON was expected.',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request length does not match its body.',
+};
+
+// Connection-level failures of the database: the service is unavailable, not broken.
+const DATABASE_DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', '57P01', '57P03', '08006', '08001', '08003', '08000']);
+
+function isDatabaseUnavailable(error: FastifyError): boolean {
+  const code = (error as { code?: string }).code;
+  return (
+    (code !== undefined && DATABASE_DOWN_CODES.has(code)) ||
+    /timeout exceeded when trying to connect|Connection terminated/i.test(error.message)
+  );
+}
+
+/** "body/foo" style paths from ajv, turned into a sentence naming the field. */
+function describeValidationError(error: FastifyError): string {
+  const first = error.validation?.[0];
+  if (!first) return 'The request is not valid.';
+  const where = error.validationContext ?? 'request';
+  const field = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const params = first.params as Record<string, unknown>;
+  switch (first.keyword) {
+    case 'additionalProperties':
+      return `Unknown field "${String(params.additionalProperty)}" in the ${where}.`;
+    case 'required':
+      return `The ${where} is missing the field "${String(params.missingProperty)}".`;
+    case 'maxLength':
+      return `The field "${field}" is too long (at most ${String(params.limit)} characters).`;
+    case 'type':
+      return `The field "${field || where}" must be ${String(params.type)}.`;
+    default:
+      return `The field "${field || where}" ${first.message ?? 'is not valid'}.`;
+  }
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (isAppError(error)) {
+      return reply
+        .headers(error.headers)
+        .status(error.statusCode)
+        .send({ message: error.message, code: error.code });
+    }
+    if (error.validation) {
+      return reply.status(400).send({ message: describeValidationError(error), code: 'INVALID_REQUEST' });
+    }
+    if (error.statusCode === 429) {
+      return reply.status(429).send({ message: MESSAGES.rateLimited, code: 'RATE_LIMITED' });
+    }
+    const known = error.code ? FASTIFY_CLIENT_ERRORS[error.code] : undefined;
+    if (known && error.statusCode && error.statusCode < 500) {
+      return reply.status(error.statusCode).send({ message: known, code: 'INVALID_REQUEST' });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.error({ err: error }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', '5')
+        .send({ message: MESSAGES.unavailable, code: 'UNAVAILABLE' });
+    }
+    // Everything else is our fault: log it whole, tell the client nothing of it.
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ message: MESSAGES.unexpected, code: 'INTERNAL' });
+  });
+}

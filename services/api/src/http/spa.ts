@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { MESSAGES } from '@admissions/api-contract';
+import { isApiPath } from './security';
+
+/**
+ * Serves the built SPA from the same origin as the API. Unknown GETs that want HTML get
+ * index.html (history fallback); unknown API paths get a JSON 404.
+ */
+export async function registerSpa(app: FastifyInstance, webDist: string): Promise<void> {
+  const hasBuild = existsSync(path.join(webDist, 'index.html'));
+  if (hasBuild) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      setHeaders(res, filePath) {
+        // Vite fingerprints everything under assets/; the HTML must always be revalidated.
+        res.setHeader(
+          'cache-control',
+          filePath.includes(`${path.sep}assets${path.sep}`)
+            ? 'public, max-age=31536000, immutable'
+            : 'no-cache',
+        );
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const wantsPage =
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !isApiPath(request.url) &&
+      !request.url.startsWith('/docs');
+    if (wantsPage && hasBuild) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    if (wantsPage) {
+      return reply
+        .status(503)
+        .type('text/plain')
+        .send('The web application has not been built yet. Run "npm run build" and restart.');
+    }
+    return reply.status(404).send({ message: MESSAGES.notFound, code: 'NOT_FOUND' });
+  });
+}

@@ -1,0 +1,59 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import nodemailer from 'nodemailer';
+import type { Logger } from 'pino';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  close(): void;
+}
+
+/**
+ * SMTP when SMTP_URL is set; otherwise the outbox (GUIDE §2): one JSON file per message under
+ * DATA_DIR/outbox with to, subject, text, html and sentAt. Only the subject is logged.
+ */
+export function createMailer(options: {
+  smtpUrl: string | null;
+  from: string;
+  dataDir: string;
+  logger: Logger;
+}): Mailer {
+  const { smtpUrl, from, dataDir, logger } = options;
+  if (smtpUrl) {
+    const transport = nodemailer.createTransport(smtpUrl, {
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    });
+    return {
+      async send(message) {
+        await transport.sendMail({ from, ...message });
+        logger.info({ subject: message.subject }, 'mail sent');
+      },
+      close: () => transport.close(),
+    };
+  }
+  const outbox = path.join(dataDir, 'outbox');
+  return {
+    async send(message) {
+      await mkdir(outbox, { recursive: true, mode: 0o700 });
+      const sentAt = new Date().toISOString();
+      const name = `${sentAt.replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.json`;
+      const body = JSON.stringify({ ...message, sentAt }, null, 2);
+      // Write then rename, so a reader never sees half a message.
+      const temp = path.join(outbox, `.${name}.tmp`);
+      await writeFile(temp, body, { mode: 0o600 });
+      await rename(temp, path.join(outbox, name));
+      logger.info({ subject: message.subject }, 'mail written to outbox');
+    },
+    close: () => undefined,
+  };
+}

@@ -1,0 +1,43 @@
+import type { PartnerConfig } from '@admissions/form';
+import type { MailMessage } from './mailer';
+
+function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+}
+
+function render(to: string, subject: string, paragraphs: string[]): MailMessage {
+  return {
+    to,
+    subject,
+    text: paragraphs.join('\n\n'),
+    html: paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('\n'),
+  };
+}
+
+export function renderConfirmationCode(to: string, code: string, partner: PartnerConfig) {
+  return render(to, `Your ${partner.schoolName} confirmation code`, [
+    `Your confirmation code is ${code}`,
+    'Enter this 6-digit code on the Confirm Your Account page to finish creating your account. The code expires in 24 hours.',
+    `If you did not create an account with the ${partner.admissionsOfficeName}, you can ignore this message.`,
+  ]);
+}
+
+export function renderExistingAccountNotice(to: string, loginUrl: string, partner: PartnerConfig) {
+  return render(to, `Someone tried to create a ${partner.schoolName} account with your email`, [
+    'Someone tried to create a new application account with this email address, but you already have one.',
+    `If it was you, log in at ${loginUrl} — or use "Forgot password?" there if you do not remember your password.`,
+    'If it was not you, you can ignore this message; your account has not been changed.',
+  ]);
+}
+
+export function renderPasswordReset(to: string, resetUrl: string, partner: PartnerConfig) {
+  return render(to, `Reset your ${partner.schoolName} application password`, [
+    'We received a request to reset the password of your application account.',
+    `To choose a new password, open this link within 60 minutes:\n${resetUrl}`,
+    'If you did not ask for this, you can ignore this message; your password has not been changed.',
+  ]);
+}

@@ -1,0 +1,84 @@
+import { readFile } from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { PGlite } from '@electric-sql/pglite';
+import { DEFAULT_PARTNER, mergePartnerConfig, type PartnerConfig } from '@admissions/form';
+import type { Config } from './config';
+import { openDatabase, type Database } from './db/connect';
+import { migrateDatabase } from './db/migrate';
+import { startJobQueue, type JobQueue } from './jobs/queue';
+import { systemClock, type Clock } from './lib/clock';
+import { loadSecrets, type Secrets } from './lib/crypto';
+import { createMailer, type Mailer } from './mail/mailer';
+import { enqueueMail, startMailWorker } from './mail/mail-jobs';
+import { buildApp } from './app';
+
+export interface Runtime {
+  app: FastifyInstance;
+  database: Database;
+  queue: JobQueue;
+  secrets: Secrets;
+  partner: PartnerConfig;
+  mailer: Mailer;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  logger: Logger;
+  clock?: Clock;
+  /** Tests hand in a PGlite loaded from a migrated snapshot. */
+  pglite?: PGlite;
+}
+
+export async function loadPartner(config: Config): Promise<PartnerConfig> {
+  if (!config.partnerConfigFile) return DEFAULT_PARTNER;
+  const raw = JSON.parse(await readFile(config.partnerConfigFile, 'utf8')) as unknown;
+  return mergePartnerConfig(DEFAULT_PARTNER, raw);
+}
+
+/** Everything the server needs, in start-up order; close() stops it in reverse. */
+export async function startRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
+  const { logger } = options;
+  const clock = options.clock ?? systemClock;
+  const secrets = await loadSecrets(config.secretKey, config.dataDir);
+  const partner = await loadPartner(config);
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    pglite: options.pglite,
+  });
+  await migrateDatabase(database);
+  const queue = await startJobQueue(database, logger);
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    dataDir: config.dataDir,
+    logger,
+  });
+  if (config.runWorkerInProcess) {
+    await startMailWorker(queue, secrets.encryptionKey, mailer, logger);
+  }
+  const app = await buildApp({
+    config,
+    database,
+    secrets,
+    partner,
+    clock,
+    logger,
+    sendMail: (message) => enqueueMail(queue, secrets.encryptionKey, message),
+  });
+  return {
+    app,
+    database,
+    queue,
+    secrets,
+    partner,
+    mailer,
+    async close() {
+      await app.close();
+      await queue.stop({ graceful: true, wait: true, timeout: 10_000 });
+      mailer.close();
+      await database.close();
+    },
+  };
+}
