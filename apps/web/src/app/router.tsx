@@ -3,7 +3,7 @@ import { Navigate, useLocation, type RouteObject, type createBrowserRouter } fro
 import { MESSAGES } from '@admissions/api-contract';
 import { DEFAULT_ROUTE, PATHS } from '../config/paths';
 import { setUnauthorizedHandler } from '../shared/api/session-events';
-import { clearLoginMarker } from '../shared/lib/session';
+import { leaveSession } from '../shared/lib/leave-session';
 import { ErrorScreen } from '../shared/ui/error-screen';
 import { FullScreenLoader } from '../shared/ui/full-screen-loader';
 import { ApplicationRoot } from './routes/app/application-root';
@@ -64,8 +64,8 @@ export const routes: RouteObject[] = [
  */
 export function connectSessionHandling(router: AppRouter, queryClient: QueryClient): () => void {
   return setUnauthorizedHandler(() => {
-    queryClient.clear();
-    clearLoginMarker();
-    void router.navigate(PATHS.login, { state: { errorMessage: MESSAGES.sessionInvalid } });
+    void leaveSession((to, options) => router.navigate(to, options), queryClient, {
+      errorMessage: MESSAGES.sessionInvalid,
+    });
   });
 }

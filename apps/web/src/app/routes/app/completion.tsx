@@ -1,15 +1,19 @@
+import { useState } from 'react';
 import { Navigate } from 'react-router';
 import { Container, Paper, Text, Title } from '@mantine/core';
 import { MESSAGES } from '@admissions/api-contract';
 import { DEFAULT_ROUTE, PATHS } from '../../../config/paths';
 import { useProfile } from '../../../features/profile/api/get-profile';
-import { useSession } from '../../../shared/lib/session';
+import { isLoggedIn } from '../../../shared/lib/session';
 import { FullScreenLoader } from '../../../shared/ui/full-screen-loader';
 
 /** /completion has no frame (SPEC §2) and only makes sense once the application is submitted. */
 export function Component() {
-  const { isLoggedIn } = useSession();
-  if (!isLoggedIn) return <Navigate to={PATHS.login} replace />;
+  // Decided on arrival: when a session ends, the code ending it navigates (with its message)
+  // before dropping the marker, and this route must not race it with a bare redirect.
+  const [arrivedLoggedIn] = useState(isLoggedIn);
+  // Until the application pages support anonymous visitors (issue 4), they need an account.
+  if (!arrivedLoggedIn) return <Navigate to={PATHS.login} replace />;
   return <Completion />;
 }
 

@@ -2,10 +2,9 @@ import { API_ROUTES, MESSAGES } from '@admissions/api-contract';
 import type { MessageResponse } from '@admissions/api-contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { PATHS } from '../../../config/paths';
 import { isUnauthorizedError } from '../../../shared/api/errors';
 import { fetchJson } from '../../../shared/api/fetch-handler';
-import { clearLoginMarker } from '../../../shared/lib/session';
+import { leaveSession } from '../../../shared/lib/leave-session';
 
 export function logOut(options: { sessionRedirect?: boolean } = {}): Promise<MessageResponse> {
   return fetchJson<MessageResponse>(API_ROUTES.logout, 'GET', undefined, options);
@@ -22,13 +21,10 @@ export function useLogout() {
   return useMutation({
     mutationFn: () => logOut(),
     throwOnError: (error) => !isUnauthorizedError(error),
-    onSuccess: (response) => {
-      queryClient.clear();
-      clearLoginMarker();
-      void navigate(PATHS.login, {
-        state: { successMessage: response.message || MESSAGES.loggedOut },
-      });
-    },
+    onSuccess: (response) =>
+      leaveSession(navigate, queryClient, {
+        successMessage: response.message || MESSAGES.loggedOut,
+      }),
   });
 }
 
@@ -41,10 +37,6 @@ export function useIdleLogout() {
   const navigate = useNavigate();
   return useMutation({
     mutationFn: () => logOut({ sessionRedirect: false }),
-    onSettled: () => {
-      queryClient.clear();
-      clearLoginMarker();
-      void navigate(PATHS.login, { state: { errorMessage: MESSAGES.idleLogout } });
-    },
+    onSettled: () => leaveSession(navigate, queryClient, { errorMessage: MESSAGES.idleLogout }),
   });
 }

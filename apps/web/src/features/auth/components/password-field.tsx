@@ -8,6 +8,8 @@ export function PasswordField(props: Omit<PasswordInputProps, 'visible' | 'onVis
   return (
     <PasswordInput
       {...props}
+      // Mantine's PasswordInput marks errors only with data-invalid; assistive tech needs aria.
+      aria-invalid={props.error ? true : undefined}
       visible={visible}
       onVisibilityChange={setVisible}
       visibilityToggleFocusable
