@@ -72,3 +72,11 @@ export function compileDefinition(definition: ApplicationDefinition): CompiledDe
   cache.set(definition, compiled);
   return compiled;
 }
+
+/** The question owning an answer key (value, companion, year or code), with its page and section. */
+export function findQuestionEntry(
+  definition: ApplicationDefinition,
+  key: string,
+): QuestionEntry | undefined {
+  return compileDefinition(definition).byAnswerKey.get(key)?.entry;
+}

@@ -9,7 +9,7 @@ export * from './options';
 export * from './definition';
 export * from './answer-keys';
 export * from './allowed-keys';
-export { compileDefinition } from './compile';
+export { compileDefinition, findQuestionEntry } from './compile';
 export type { CompiledDefinition, QuestionEntry } from './compile';
 export * from './visibility';
 export * from './validate';

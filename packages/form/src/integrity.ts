@@ -115,3 +115,11 @@ export function checkDefinition(definition: ApplicationDefinition): string[] {
   }
   return problems;
 }
+
+/** For start-up and local development: throw one error listing every configuration problem. */
+export function assertDefinition(definition: ApplicationDefinition): void {
+  const problems = checkDefinition(definition);
+  if (problems.length > 0) {
+    throw new Error(`Invalid application definition:\n${problems.map((p) => `- ${p}`).join('\n')}`);
+  }
+}

@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   ALLOWED_ANSWER_KEYS,
   APPLICATION_DEFINITION,
+  assertDefinition,
+  findQuestionEntry,
+  PAGE_IDS,
+  SENSITIVE_ANSWER_KEYS,
   buildDataDictionary,
   buildQuestionPageMap,
   checkAnswerPatch,
@@ -120,6 +124,38 @@ const rowByKey = new Map<string, DictionaryRow>(rows.map((r) => [r.key, r]));
 describe('the definition', () => {
   it('passes its own integrity check', () => {
     expect(checkDefinition(APPLICATION_DEFINITION)).toEqual([]);
+  });
+
+  it('marks exactly the sensitive answer keys of the auth rules as sensitive', () => {
+    const sensitive = APPLICATION_DEFINITION.pages
+      .flatMap((p) => p.sections.flatMap((s) => s.questions))
+      .filter((q) => q.sensitive)
+      .map((q) => q.key);
+    expect(sensitive.sort()).toEqual([...SENSITIVE_ANSWER_KEYS].sort());
+  });
+
+  it('lists its pages in step order', () => {
+    expect(APPLICATION_DEFINITION.pages.map((p) => [p.id, p.step])).toEqual(
+      PAGE_IDS.map((id, i) => [id, i + 1]),
+    );
+  });
+
+  it('finds the question owning a companion', () => {
+    expect(
+      findQuestionEntry(APPLICATION_DEFINITION, 'hs_2_attend_to_year_desc')?.question.key,
+    ).toBe('hs_2_attend_to_month');
+    expect(findQuestionEntry(APPLICATION_DEFINITION, 'nope')).toBeUndefined();
+  });
+
+  it('asserts cleanly for itself and throws a list for a broken one', () => {
+    expect(() => assertDefinition(APPLICATION_DEFINITION)).not.toThrow();
+    const broken: ApplicationDefinition = {
+      ...APPLICATION_DEFINITION,
+      pages: [...APPLICATION_DEFINITION.pages, ...APPLICATION_DEFINITION.pages.slice(2)],
+    };
+    expect(() => assertDefinition(broken)).toThrowError(
+      /^Invalid application definition:\n- page final-steps is defined twice\n/,
+    );
   });
 
   it('has a companion for every choice field', () => {

@@ -1,5 +1,5 @@
 import { ADD_ANOTHER_DEFAULT, MESSAGES } from '../messages';
-import type { ApplicationDefinition, RepeatGroup, TabGroup } from '../types';
+import type { ApplicationDefinition, PageId, RepeatGroup, TabGroup } from '../types';
 import { ABOUT_PAGE, LEGACY_PREFIXES, PARENT_PREFIXES } from './about-page';
 import { EDUCATION_PAGE, HIGH_SCHOOL_PREFIXES } from './education-page';
 import { FINAL_STEPS_PAGE } from './final-steps-page';
@@ -60,6 +60,9 @@ export const TAB_GROUPS: readonly TabGroup[] = [
   statementTabGroup('levermore_statement', 'Levermore Global Scholars Statement'),
   statementTabGroup('personal_statement', 'Personal Statement'),
 ];
+
+/** Page ids in step order; each is also the SPA route (`/about`, …) and the link prefix. */
+export const PAGE_IDS: readonly PageId[] = ['about', 'education', 'final-steps'];
 
 /** The whole application. Everything else in this package takes it as an argument. */
 export const APPLICATION_DEFINITION: ApplicationDefinition = {
