@@ -51,6 +51,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Only JSON bodies: a text/plain POST is what a cross-site HTML form can send without CORS.
+  app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);
   await registerSecurity(app, config);
   await app.register(cookie);

@@ -1,0 +1,167 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { inject } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { loadConfig } from '../../src/config';
+import { createLogger } from '../../src/lib/logger';
+import { createManualClock, type ManualClock } from '../../src/lib/clock';
+import { startRuntime, type Runtime } from '../../src/runtime';
+
+export type Driver = 'pglite' | 'postgres';
+
+/** The drivers this run can test: PGlite always, PostgreSQL when the global setup found one. */
+export function availableDrivers(): Driver[] {
+  return inject('postgresUrl') ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+export interface OutboxMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  sentAt: string;
+}
+
+export interface TestRuntime {
+  runtime: Runtime;
+  clock: ManualClock;
+  dataDir: string;
+  /** Every log line the app wrote, for the secret sweep. */
+  logs: string[];
+  request(options: {
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+    url: string;
+    body?: unknown;
+    cookies?: Record<string, string>;
+    headers?: Record<string, string>;
+  }): Promise<LightMyRequestResponse>;
+  /** Waits for the next e-mail to `to` that arrived after `since` messages. */
+  waitForMail(to: string, matching?: RegExp): Promise<OutboxMessage>;
+  close(): Promise<void>;
+}
+
+async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export async function createTestRuntime(
+  driver: Driver,
+  env: Record<string, string> = {},
+): Promise<TestRuntime> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'admissions-test-'));
+  let databaseUrl: string | undefined;
+  let drop: (() => Promise<void>) | undefined;
+  let pglite: PGlite | undefined;
+  if (driver === 'postgres') {
+    const adminUrl = inject('postgresUrl');
+    if (!adminUrl) throw new Error('PostgreSQL is not available for this run');
+    ({ url: databaseUrl, drop } = await createPostgresDatabase(adminUrl));
+  } else {
+    const snapshot = readFileSync(inject('pgliteSnapshot'));
+    pglite = new PGlite({ loadDataDir: new Blob([snapshot]) });
+    await pglite.waitReady;
+  }
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    PUBLIC_RATE_LIMIT: '10000',
+    GLOBAL_RATE_LIMIT: '100000',
+    WEB_DIST: path.join(dataDir, 'no-web-build'),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...env,
+  });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      logs.push(chunk.toString('utf8'));
+      callback();
+    },
+  });
+  const logger = createLogger(config.logLevel, sink);
+  const clock = createManualClock(new Date('2026-11-22T12:00:00Z'));
+  const runtime = await startRuntime(config, { logger, clock, pglite });
+  const seen = new Set<string>();
+
+  return {
+    runtime,
+    clock,
+    dataDir,
+    logs,
+    request({ method, url, body, cookies, headers }) {
+      return runtime.app.inject({
+        method,
+        url,
+        ...(body === undefined ? {} : { payload: body as object }),
+        cookies,
+        headers,
+      });
+    },
+    async waitForMail(to, matching) {
+      const outbox = path.join(dataDir, 'outbox');
+      for (let attempt = 0; attempt < 200; attempt++) {
+        let files: string[] = [];
+        try {
+          files = readdirSync(outbox).filter((f) => f.endsWith('.json')).sort();
+        } catch {
+          // Not created until the first message.
+        }
+        for (const file of files) {
+          if (seen.has(file)) continue;
+          const message = JSON.parse(await readFile(path.join(outbox, file), 'utf8')) as OutboxMessage;
+          if (message.to === to && (!matching || matching.test(message.subject))) {
+            seen.add(file);
+            return message;
+          }
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`No e-mail to ${to} arrived`);
+    },
+    async close() {
+      await runtime.close();
+      await drop?.();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The cookies a response set, by name. */
+export function cookiesOf(response: LightMyRequestResponse): Record<string, string> {
+  const jar: Record<string, string> = {};
+  for (const c of response.cookies) jar[c.name] = c.value;
+  return jar;
+}
+
+export function codeFrom(message: OutboxMessage): string {
+  const match = /confirmation code is (\d{6})/.exec(message.text);
+  if (!match?.[1]) throw new Error('No code in the message');
+  return match[1];
+}
+
+export function resetIdFrom(message: OutboxMessage): { url: URL; id: string } {
+  const match = /(https?:\/\/\S+\/reset\?\S+)/.exec(message.text);
+  if (!match?.[1]) throw new Error('No reset link in the message');
+  const url = new URL(match[1]);
+  return { url, id: url.searchParams.get('id') ?? '' };
+}
