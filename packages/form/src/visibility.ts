@@ -91,6 +91,18 @@ export function listVisibleQuestions(
   return compileDefinition(definition).entries.filter((e) => isEntryVisible(e, effective, context));
 }
 
+/**
+ * The keys of the questions that show, computed once: a renderer asks this per render rather
+ * than calling isQuestionVisible per question (each call clears hidden answers afresh).
+ */
+export function collectVisibleQuestionKeys(
+  definition: ApplicationDefinition,
+  answers: Answers,
+  context: VisibilityContext = {},
+): ReadonlySet<string> {
+  return new Set(listVisibleQuestions(definition, answers, context).map((e) => e.question.key));
+}
+
 export function isQuestionVisible(
   definition: ApplicationDefinition,
   key: string,

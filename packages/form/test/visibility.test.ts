@@ -4,6 +4,7 @@ import {
   APPLICATION_DEFINITION,
   buildAnswerPatch,
   clearHiddenAnswers,
+  collectVisibleQuestionKeys,
   countRepeatBlocks,
   DEFAULT_PARTNER,
   isQuestionVisible,
@@ -163,6 +164,13 @@ describe('sections and questions', () => {
     expect(keys.at(-1)).toBe('legal_agree');
     expect(keys).toContain('primary_instrument');
     expect(keys).not.toContain('toefl_taken');
+  });
+
+  it('collects visible question keys once for a renderer', () => {
+    const keys = collectVisibleQuestionKeys(def, { citizenship_type: '3' });
+    expect(keys.has('dual_citizen_country')).toBe(true);
+    expect(keys.has('ssn')).toBe(false);
+    expect(keys.has('mailing_city')).toBe(false);
   });
 
   it('does not call an unknown key visible', () => {

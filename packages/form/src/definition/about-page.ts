@@ -18,9 +18,10 @@ import {
   MINIMUM_AGE,
   parentMessage,
 } from '../messages';
-import type { Option, Page, Question, Section } from '../types';
+import type { Option, Page, Section } from '../types';
 import {
   addressQuestions,
+  autocomplete,
   checkbox,
   date,
   email,
@@ -333,13 +334,9 @@ function parentSection(index: number): Section {
       text(`${p}education_other`, 'Please describe their education.', {
         showWhen: when.equals(`${p}education`, EDUCATION_OTHER),
       }),
-      {
-        ...text(`${p}college_name`, 'College or University Attended'),
-        type: 'autocomplete',
-        category: 'college_ceeb',
-        maxLength: 100,
+      autocomplete(`${p}college_name`, 'College or University Attended', 'college_ceeb', {
         showWhen: when.in(`${p}education`, EDUCATION_WITH_COLLEGE),
-      } satisfies Question,
+      }),
       yesNo(`${p}addr_same_as_stu_perm`, 'Is their address the same as your permanent address?'),
       ...addressQuestions({
         prefix: p,
