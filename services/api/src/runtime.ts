@@ -6,6 +6,7 @@ import { DEFAULT_PARTNER, mergePartnerConfig, type PartnerConfig } from '@admiss
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/connect';
 import { migrateDatabase } from './db/migrate';
+import { startPgliteSocket } from './db/pglite-socket';
 import { startJobQueue, type JobQueue } from './jobs/queue';
 import { systemClock, type Clock } from './lib/clock';
 import { loadSecrets, type Secrets } from './lib/crypto';
@@ -28,6 +29,8 @@ export interface RuntimeOptions {
   clock?: Clock;
   /** Tests hand in a PGlite loaded from a migrated snapshot. */
   pglite?: PGlite;
+  /** The CLI itself opens the files and must not offer them to others. */
+  shareEmbeddedDatabase?: boolean;
 }
 
 export async function loadPartner(config: Config): Promise<PartnerConfig> {
@@ -48,6 +51,11 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     pglite: options.pglite,
   });
   await migrateDatabase(database);
+  // Only a server that opened the embedded files itself shares them with the CLI.
+  const stopSocket =
+    database.pglite && !options.pglite && options.shareEmbeddedDatabase !== false
+      ? await startPgliteSocket(database.pglite, config.dataDir)
+      : undefined;
   const queue = await startJobQueue(database, logger);
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
@@ -78,6 +86,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       await app.close();
       await queue.stop({ graceful: true, wait: true, timeout: 10_000 });
       mailer.close();
+      await stopSocket?.();
       await database.close();
     },
   };

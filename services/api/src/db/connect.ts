@@ -15,6 +15,8 @@ export interface SqlResult {
 /** The database behind the app, whichever driver: drizzle for queries, raw SQL for pg-boss. */
 export interface Database {
   driver: 'pglite' | 'postgres';
+  /** The embedded engine, when driver is pglite (the CLI socket serves it). */
+  pglite?: PGlite;
   db: Db;
   executeSql(text: string, values?: unknown[]): Promise<SqlResult>;
   /** Runs fn while holding a cluster-wide advisory lock (a no-op lock on single-process PGlite). */
@@ -50,6 +52,7 @@ export function wrapPglite(client: PGlite): Database {
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     driver: 'pglite',
+    pglite: client,
     db,
     async executeSql(text, values) {
       // pg-boss sends multi-statement scripts without parameters: those need exec().

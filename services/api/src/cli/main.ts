@@ -1,0 +1,125 @@
+// `npm run cli -- <command> [--flags]`: the service's command-line tool. It reads the same
+// configuration as the server; on the embedded database it goes through a running server's
+// socket, and opens the files itself only when no server holds them.
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import {
+  APPLICATION_DEFINITION,
+  buildDataDictionary,
+  formatDictionary,
+  type DictionaryFormat,
+} from '@admissions/form';
+import { ConfigError, loadConfig, type Config } from '../config';
+import { openDatabase } from '../db/connect';
+import { migrateDatabase } from '../db/migrate';
+import { findRunningPgliteUrl } from '../db/pglite-socket';
+import { startJobQueue } from '../jobs/queue';
+import { createLogger } from '../lib/logger';
+import { loadSecrets } from '../lib/crypto';
+import { createMailer } from '../mail/mailer';
+import { startMailWorker } from '../mail/mail-jobs';
+import { loadPartner } from '../runtime';
+
+const USAGE = `Usage: npm run cli -- <command> [options]
+
+Commands:
+  migrate                         apply pending database migrations
+  worker                          run job workers (e-mail) until stopped
+  dictionary [--format json|csv]  print the data dictionary of the application
+
+Configuration comes from the same environment variables as the server (see README).`;
+
+class UsageError extends Error {}
+
+async function openCliDatabase(config: Config) {
+  const viaServer = config.databaseUrl ? null : await findRunningPgliteUrl(config.dataDir);
+  return openDatabase({
+    databaseUrl: config.databaseUrl ?? viaServer,
+    dataDir: config.dataDir,
+    poolSize: 2,
+  });
+}
+
+async function runMigrate(config: Config): Promise<void> {
+  const database = await openCliDatabase(config);
+  try {
+    await migrateDatabase(database);
+    console.log(`Migrations applied (${database.driver}).`);
+  } finally {
+    await database.close();
+  }
+}
+
+async function runWorker(config: Config): Promise<void> {
+  if (!config.databaseUrl) {
+    throw new UsageError(
+      'Separate worker processes need PostgreSQL (DATABASE_URL); the embedded database runs its worker inside the server.',
+    );
+  }
+  const logger = createLogger(config.logLevel);
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await migrateDatabase(database);
+  const secrets = await loadSecrets(config.secretKey, config.dataDir);
+  const queue = await startJobQueue(database, logger);
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
+  await startMailWorker(queue, secrets.encryptionKey, mailer, logger);
+  logger.info('worker started');
+  const stop = async () => {
+    logger.info('worker stopping');
+    await queue.stop({ graceful: true, wait: true, timeout: 30_000 });
+    mailer.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
+}
+
+async function runDictionary(config: Config, args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { format: { type: 'string', default: 'json' } } });
+  const format = values.format;
+  if (format !== 'json' && format !== 'csv') throw new UsageError('--format must be json or csv');
+  const partner = await loadPartner(config);
+  const rows = buildDataDictionary(APPLICATION_DEFINITION, partner);
+  // Wait for the pipe to take it all: process.exit() would cut a large write short.
+  await new Promise<void>((resolve) =>
+    process.stdout.write(formatDictionary(rows, format as DictionaryFormat), () => resolve()),
+  );
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help') {
+    console.log(USAGE);
+    return command ? 0 : 1;
+  }
+  const config = loadConfig();
+  switch (command) {
+    case 'migrate':
+      await runMigrate(config);
+      return 0;
+    case 'worker':
+      await runWorker(config);
+      return -1;
+    case 'dictionary':
+      await runDictionary(config, rest);
+      return 0;
+    default:
+      throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    // -1: a long-running command that exits on its own signal.
+    if (code >= 0) process.exit(code);
+  },
+  (error: unknown) => {
+    if (error instanceof ConfigError || error instanceof UsageError) {
+      console.error(error.message);
+    } else {
+      pino({ level: 'error' }).error({ err: error }, 'command failed');
+    }
+    process.exit(1);
+  },
+);
