@@ -1,4 +1,4 @@
-import { createTheme, type MantineColorsTuple } from '@mantine/core';
+import { Anchor, Modal, createTheme, type MantineColorsTuple } from '@mantine/core';
 
 // Brown, amber and grey (SPEC §1). Shade 7 is the filled shade everywhere so that white text on
 // any filled colour and any shade-7+ text on white pass WCAG AA; the contrast test holds us to it.
@@ -132,5 +132,12 @@ export const theme = createTheme({
   },
   focusRing: 'auto',
   defaultRadius: 'sm',
+  components: {
+    // Links inside text must not rely on colour alone (WCAG 1.4.1).
+    Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
+    Modal: Modal.extend({
+      styles: { title: { fontWeight: 700, fontSize: 'var(--mantine-h3-font-size)' } },
+    }),
+  },
   other: { colorRoles: COLOR_ROLES, loadingSizes: LOADING_SIZES, modalSizes: MODAL_SIZES },
 });
