@@ -65,7 +65,10 @@ describe.each(availableDrivers())('accounts on %s', (driver) => {
     expect(confirm.statusCode).toBe(200);
     expect(confirm.json()).toEqual({ message: MESSAGES.confirmed });
 
-    const login = await post('/public/login', { username: ` ${email.toUpperCase()} `, password: PASSWORD });
+    const login = await post('/public/login', {
+      username: ` ${email.toUpperCase()} `,
+      password: PASSWORD,
+    });
     expect(login.statusCode).toBe(200);
     const sessionCookie = login.cookies.find((c) => c.name === 'sid');
     const marker = login.cookies.find((c) => c.name.startsWith('CognitoIdentityServiceProvider'));
@@ -82,7 +85,12 @@ describe.each(availableDrivers())('accounts on %s', (driver) => {
     const body = profile.json();
     expect(body.username).toBe(email);
     expect(body.successful_login).toHaveLength(1);
-    expect(body).toMatchObject({ answer: {}, document_answer: {}, last_page: null, web_status: [] });
+    expect(body).toMatchObject({
+      answer: {},
+      document_answer: {},
+      last_page: null,
+      web_status: [],
+    });
 
     const logout = await t.request({ method: 'GET', url: '/api/logout', cookies: jar });
     expect(logout.json()).toEqual({ message: MESSAGES.loggedOut });
@@ -94,9 +102,17 @@ describe.each(availableDrivers())('accounts on %s', (driver) => {
 
   it('gives every auth message of SPEC §5 for bad input', async () => {
     const cases: [string, unknown, string][] = [
-      ['/public/signup', { username: 'not-an-email', password: PASSWORD }, AUTH_MESSAGES.emailInvalid],
+      [
+        '/public/signup',
+        { username: 'not-an-email', password: PASSWORD },
+        AUTH_MESSAGES.emailInvalid,
+      ],
       ['/public/login', { username: 'nope', password: PASSWORD }, AUTH_MESSAGES.loginEmailInvalid],
-      ['/public/login', { username: 'a@example.org', password: '' }, AUTH_MESSAGES.passwordRequired],
+      [
+        '/public/login',
+        { username: 'a@example.org', password: '' },
+        AUTH_MESSAGES.passwordRequired,
+      ],
       ['/public/confirm', { username: 'a@example.org', code: '12345' }, AUTH_MESSAGES.codeInvalid],
       ['/public/confirm', { username: 'a@example.org', code: '12a456' }, AUTH_MESSAGES.codeInvalid],
       ['/public/confirm', { username: 'bad', code: '123456' }, AUTH_MESSAGES.emailInvalid],
@@ -112,7 +128,11 @@ describe.each(availableDrivers())('accounts on %s', (driver) => {
         { username: 'a@example.org', password: PASSWORD, confirm_password: NEW_PASSWORD, id: 'x' },
         AUTH_MESSAGES.passwordsDiffer,
       ],
-      ['/public/signup', { username: 'a@example.org', password: 'Password123!' }, MESSAGES.passwordTooCommon],
+      [
+        '/public/signup',
+        { username: 'a@example.org', password: 'Password123!' },
+        MESSAGES.passwordTooCommon,
+      ],
     ];
     for (const [url, body, message] of cases) {
       const res = await post(url, body);
@@ -142,7 +162,11 @@ describe.each(availableDrivers())('accounts on %s', (driver) => {
   });
 
   it('refuses unknown fields and non-JSON bodies with a clear message', async () => {
-    const extra = await post('/public/login', { username: 'a@example.org', password: 'x', admin: true });
+    const extra = await post('/public/login', {
+      username: 'a@example.org',
+      password: 'x',
+      admin: true,
+    });
     expect(extra.statusCode).toBe(400);
     expect(extra.json().message).toBe('Unknown field "admin" in the body.');
     const text = await t.request({
@@ -160,25 +184,33 @@ describe.each(availableDrivers())('accounts on %s', (driver) => {
     const email = freshEmail();
     const first = await signUp(email);
     const wrong = first === '000000' ? '000001' : '000000';
-    expect((await post('/public/confirm', { username: email, code: wrong })).json()).toEqual(reject);
+    expect((await post('/public/confirm', { username: email, code: wrong })).json()).toEqual(
+      reject,
+    );
 
     // A resend kills the first code.
     await post('/public/resend-confirm', { username: email });
     const second = codeFrom(await t.waitForMail(email, /confirmation code/));
     secrets.add(second);
     if (second !== first) {
-      expect((await post('/public/confirm', { username: email, code: first })).json()).toEqual(reject);
+      expect((await post('/public/confirm', { username: email, code: first })).json()).toEqual(
+        reject,
+      );
     }
     // Expired after 24 hours.
     t.clock.advance(24 * 60 * 60 * 1000 + 1000);
-    expect((await post('/public/confirm', { username: email, code: second })).json()).toEqual(reject);
+    expect((await post('/public/confirm', { username: email, code: second })).json()).toEqual(
+      reject,
+    );
 
     await post('/public/resend-confirm', { username: email });
     const third = codeFrom(await t.waitForMail(email, /confirmation code/));
     secrets.add(third);
     expect((await post('/public/confirm', { username: email, code: third })).statusCode).toBe(200);
     // Single use.
-    expect((await post('/public/confirm', { username: email, code: third })).json()).toEqual(reject);
+    expect((await post('/public/confirm', { username: email, code: third })).json()).toEqual(
+      reject,
+    );
   });
 
   it('kills a code after 5 wrong tries', async () => {
@@ -186,7 +218,9 @@ describe.each(availableDrivers())('accounts on %s', (driver) => {
     const code = await signUp(email);
     const wrong = code === '111111' ? '222222' : '111111';
     for (let i = 0; i < 5; i++) {
-      expect((await post('/public/confirm', { username: email, code: wrong })).statusCode).toBe(400);
+      expect((await post('/public/confirm', { username: email, code: wrong })).statusCode).toBe(
+        400,
+      );
     }
     const right = await post('/public/confirm', { username: email, code });
     expect(right.statusCode).toBe(400);
@@ -207,7 +241,9 @@ describe.each(availableDrivers())('accounts on %s', (driver) => {
     expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(0);
 
     t.clock.advance(2000);
-    expect((await post('/public/login', { username: email, password: PASSWORD })).statusCode).toBe(200);
+    expect((await post('/public/login', { username: email, password: PASSWORD })).statusCode).toBe(
+      200,
+    );
   });
 
   it('answers known and unknown e-mails byte for byte alike', async () => {
@@ -227,10 +263,24 @@ describe.each(availableDrivers())('accounts on %s', (driver) => {
         expect(res.headers['content-length']).toBe(first.headers['content-length']);
       }
     };
-    await compare('/public/login', (u) => ({ username: u, password: `${PASSWORD}-wrong` }), [known, unknown]);
-    await compare('/public/forgot-password', (u) => ({ username: u }), [known, unknown, unconfirmed]);
-    await compare('/public/resend-confirm', (u) => ({ username: u }), [known, unknown, unconfirmed]);
-    await compare('/public/signup', (u) => ({ username: u, password: PASSWORD }), [known, freshEmail()]);
+    await compare('/public/login', (u) => ({ username: u, password: `${PASSWORD}-wrong` }), [
+      known,
+      unknown,
+    ]);
+    await compare('/public/forgot-password', (u) => ({ username: u }), [
+      known,
+      unknown,
+      unconfirmed,
+    ]);
+    await compare('/public/resend-confirm', (u) => ({ username: u }), [
+      known,
+      unknown,
+      unconfirmed,
+    ]);
+    await compare('/public/signup', (u) => ({ username: u, password: PASSWORD }), [
+      known,
+      freshEmail(),
+    ]);
     await compare('/public/confirm', (u) => ({ username: u, code: '123456' }), [unknown, known]);
     // The owner of an existing account hears about the attempt.
     expect((await t.waitForMail(known, /tried to create/)).text).toMatch(/already have one/);
@@ -266,12 +316,20 @@ describe.each(availableDrivers())('accounts on %s', (driver) => {
     expect(url.searchParams.get('username')).toBe(email);
 
     const body = { username: email, password: NEW_PASSWORD, confirm_password: NEW_PASSWORD, id };
-    expect((await post('/public/reset-password', body)).json()).toEqual({ message: MESSAGES.resetDone });
+    expect((await post('/public/reset-password', body)).json()).toEqual({
+      message: MESSAGES.resetDone,
+    });
     // Reused link.
-    expect((await post('/public/reset-password', body)).json().message).toBe(MESSAGES.resetRejected);
+    expect((await post('/public/reset-password', body)).json().message).toBe(
+      MESSAGES.resetRejected,
+    );
     // The earlier session is gone.
-    expect((await t.request({ method: 'GET', url: '/api/profile', cookies: jar })).statusCode).toBe(401);
-    expect((await post('/public/login', { username: email, password: PASSWORD })).statusCode).toBe(401);
+    expect((await t.request({ method: 'GET', url: '/api/profile', cookies: jar })).statusCode).toBe(
+      401,
+    );
+    expect((await post('/public/login', { username: email, password: PASSWORD })).statusCode).toBe(
+      401,
+    );
     await logIn(email, NEW_PASSWORD);
   });
 
@@ -325,7 +383,11 @@ describe('per-IP rate limits', () => {
     const t = await createTestRuntime('pglite', { PUBLIC_RATE_LIMIT: '3' });
     try {
       const send = () =>
-        t.request({ method: 'POST', url: '/public/forgot-password', body: { username: 'x@example.org' } });
+        t.request({
+          method: 'POST',
+          url: '/public/forgot-password',
+          body: { username: 'x@example.org' },
+        });
       for (let i = 0; i < 3; i++) expect((await send()).statusCode).toBe(200);
       const limited = await send();
       expect(limited.statusCode).toBe(429);

@@ -112,7 +112,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
       response: { 200: MessageResponse, 401: ErrorResponse, ...commonErrors },
     },
     handler: async (request, reply) => {
-      if (request.sessionUser) await revokeSession(db, request.sessionUser.sessionIdHash, clock.now());
+      if (request.sessionUser)
+        await revokeSession(db, request.sessionUser.sessionIdHash, clock.now());
       clearLoginCookies(reply, cookies);
       return { message: MESSAGES.loggedOut };
     },

@@ -158,7 +158,10 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     /** Returns the new session token; throws the one refusal message for every failure. */
-    async login(input: { username: string; password: string }): Promise<{ token: string; email: string }> {
+    async login(input: {
+      username: string;
+      password: string;
+    }): Promise<{ token: string; email: string }> {
       requireValid('login', input);
       const email = normalizeEmail(input.username);
       const now = clock.now();
@@ -198,7 +201,9 @@ export function createAuthService(deps: AuthDeps) {
         await db.transaction(async (tx) => {
           // Only the newest link works.
           await tx.delete(passwordResets).where(eq(passwordResets.userId, user.id));
-          await tx.insert(passwordResets).values({ idHash: hashToken(id), userId: user.id, expiresAt });
+          await tx
+            .insert(passwordResets)
+            .values({ idHash: hashToken(id), userId: user.id, expiresAt });
         });
         const query = new URLSearchParams({ username: email, id });
         await sendMail(renderPasswordReset(email, `${publicUrl}/reset?${query}`, partner));

@@ -17,7 +17,10 @@ export function hashPassword(password: string): Promise<string> {
 // Verified against when the account does not exist, so an unknown e-mail costs the same time.
 let dummyHash: Promise<string> | undefined;
 
-export async function verifyPassword(storedHash: string | null, password: string): Promise<boolean> {
+export async function verifyPassword(
+  storedHash: string | null,
+  password: string,
+): Promise<boolean> {
   if (storedHash === null) {
     dummyHash ??= hashPassword('dummy-password-for-timing-Aa1!');
     await verify(await dummyHash, password).catch(() => false);

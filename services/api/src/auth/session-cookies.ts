@@ -17,7 +17,10 @@ export function markerCookieName(settings: CookieSettings): string {
   return `${LOGIN_MARKER_COOKIE_PREFIX}.${settings.clientId}.LastAuthUser`;
 }
 
-export function readSessionToken(request: FastifyRequest, settings: CookieSettings): string | undefined {
+export function readSessionToken(
+  request: FastifyRequest,
+  settings: CookieSettings,
+): string | undefined {
   const token = request.cookies[sessionCookieName(settings)];
   // Tokens are 43 base64url characters; anything else is not worth a database round trip.
   return token && /^[A-Za-z0-9_-]{43}$/.test(token) ? token : undefined;

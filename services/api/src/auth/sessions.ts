@@ -29,7 +29,11 @@ export async function createSession(db: Db, userId: string, now: Date): Promise<
  * The session's user if the token is live, refreshing its idle timer in the same statement;
  * null when unknown, revoked, idle for 15 minutes or past its 12 hours.
  */
-export async function resolveSession(db: Db, token: string, now: Date): Promise<SessionUser | null> {
+export async function resolveSession(
+  db: Db,
+  token: string,
+  now: Date,
+): Promise<SessionUser | null> {
   const idHash = hashToken(token);
   const idleCutoff = new Date(now.getTime() - SESSION_IDLE_MS);
   const rows = await db

@@ -61,7 +61,12 @@ async function runWorker(config: Config): Promise<void> {
   await migrateDatabase(database);
   const secrets = await loadSecrets(config.secretKey, config.dataDir);
   const queue = await startJobQueue(database, logger);
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    dataDir: config.dataDir,
+    logger,
+  });
   await startMailWorker(queue, secrets.encryptionKey, mailer, logger);
   logger.info('worker started');
   const stop = async () => {

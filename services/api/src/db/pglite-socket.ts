@@ -12,7 +12,10 @@ export function pgliteSocketPath(dataDir: string): string {
   return path.join(dataDir, SOCKET_NAME);
 }
 
-export async function startPgliteSocket(client: PGlite, dataDir: string): Promise<() => Promise<void>> {
+export async function startPgliteSocket(
+  client: PGlite,
+  dataDir: string,
+): Promise<() => Promise<void>> {
   const socketPath = pgliteSocketPath(dataDir);
   // A socket left by a crashed server would make listen() fail.
   if (existsSync(socketPath) && !(await isSocketAlive(socketPath))) rmSync(socketPath);

@@ -12,7 +12,16 @@ const FASTIFY_CLIENT_ERRORS: Record<string, string> = {
 };
 
 // Connection-level failures of the database: the service is unavailable, not broken.
-const DATABASE_DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', '57P01', '57P03', '08006', '08001', '08003', '08000']);
+const DATABASE_DOWN_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  '57P01',
+  '57P03',
+  '08006',
+  '08001',
+  '08003',
+  '08000',
+]);
 
 function isDatabaseUnavailable(error: FastifyError): boolean {
   const code = (error as { code?: string }).code;
@@ -52,7 +61,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
         .send({ message: error.message, code: error.code });
     }
     if (error.validation) {
-      return reply.status(400).send({ message: describeValidationError(error), code: 'INVALID_REQUEST' });
+      return reply
+        .status(400)
+        .send({ message: describeValidationError(error), code: 'INVALID_REQUEST' });
     }
     if (error.statusCode === 429) {
       return reply.status(429).send({ message: MESSAGES.rateLimited, code: 'RATE_LIMITED' });

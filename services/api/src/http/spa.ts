@@ -16,6 +16,8 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
       root: webDist,
       wildcard: false,
       index: false,
+      // Our own Cache-Control below, not send's default max-age=0.
+      cacheControl: false,
       setHeaders(res, filePath) {
         // Vite fingerprints everything under assets/; the HTML must always be revalidated.
         res.setHeader(

@@ -10,7 +10,10 @@ export interface ProfileRouteOptions {
   requireSession: RequireSession;
 }
 
-export const profileRoutes: FastifyPluginAsyncTypebox<ProfileRouteOptions> = async (app, options) => {
+export const profileRoutes: FastifyPluginAsyncTypebox<ProfileRouteOptions> = async (
+  app,
+  options,
+) => {
   const { db, requireSession } = options;
 
   app.get(API_ROUTES.profile, {

@@ -25,7 +25,9 @@ function findFreePort(): Promise<number> {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(),
+      );
     });
   });
 }
@@ -65,7 +67,10 @@ async function startThrowawayCluster(): Promise<{ url: string; stop: () => Promi
     '-c',
     'fsync=off',
   ];
-  const server: ChildProcess = spawn(path.join(bin, 'postgres'), args, { stdio: 'ignore', ...owner });
+  const server: ChildProcess = spawn(path.join(bin, 'postgres'), args, {
+    stdio: 'ignore',
+    ...owner,
+  });
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   for (let i = 0; i < 100; i++) {
     try {

@@ -46,7 +46,9 @@ export interface TestRuntime {
   close(): Promise<void>;
 }
 
-async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+async function createPostgresDatabase(
+  adminUrl: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -122,13 +124,17 @@ export async function createTestRuntime(
       for (let attempt = 0; attempt < 200; attempt++) {
         let files: string[] = [];
         try {
-          files = readdirSync(outbox).filter((f) => f.endsWith('.json')).sort();
+          files = readdirSync(outbox)
+            .filter((f) => f.endsWith('.json'))
+            .sort();
         } catch {
           // Not created until the first message.
         }
         for (const file of files) {
           if (seen.has(file)) continue;
-          const message = JSON.parse(await readFile(path.join(outbox, file), 'utf8')) as OutboxMessage;
+          const message = JSON.parse(
+            await readFile(path.join(outbox, file), 'utf8'),
+          ) as OutboxMessage;
           if (message.to === to && (!matching || matching.test(message.subject))) {
             seen.add(file);
             return message;

@@ -1,0 +1,154 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { ConfigError, loadConfig } from '../src/config';
+import { redactUrl } from '../src/lib/logger';
+import { startRuntime } from '../src/runtime';
+import { availableDrivers, createTestRuntime, type TestRuntime } from './support/test-runtime';
+
+const run = promisify(execFile);
+const apiRoot = path.resolve(import.meta.dirname, '..');
+
+describe('configuration', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      databaseUrl: null,
+      smtpUrl: null,
+    });
+    expect(config.dataDir).toBe(path.resolve('./data'));
+  });
+
+  it('lists every problem at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: 'abc',
+        DATABASE_URL: 'mysql://x',
+        SECRET_KEY: 'short',
+        ENABLE_DOCS: 'maybe',
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const { problems } = error as ConfigError;
+    expect(problems).toHaveLength(4);
+    expect(problems.join('\n')).toMatch(/PORT must be a whole number/);
+    expect(problems.join('\n')).toMatch(/DATABASE_URL must start with postgres/);
+    expect(problems.join('\n')).toMatch(/SECRET_KEY must be at least 32/);
+    expect(problems.join('\n')).toMatch(/ENABLE_DOCS must be true or false/);
+  });
+});
+
+describe('log redaction', () => {
+  it('keeps paths and allow-listed parameters, hides every other query value', () => {
+    expect(redactUrl('/reset?username=a%40b.org&id=secret')).toBe(
+      '/reset?username=[REDACTED]&id=[REDACTED]',
+    );
+    expect(redactUrl('/lookup/find?text=abc&category=hs_ceeb')).toBe(
+      '/lookup/find?text=[REDACTED]&category=hs_ceeb',
+    );
+    expect(redactUrl('/api/profile')).toBe('/api/profile');
+  });
+});
+
+describe.each(availableDrivers())('HTTP platform on %s', (driver) => {
+  let t: TestRuntime;
+  let webDist: string;
+
+  beforeAll(async () => {
+    webDist = mkdtempSync(path.join(os.tmpdir(), 'admissions-web-'));
+    mkdirSync(path.join(webDist, 'assets'));
+    writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Apply</title>');
+    writeFileSync(path.join(webDist, 'assets', 'app-1234.js'), 'console.log(1)');
+    t = await createTestRuntime(driver, { WEB_DIST: webDist });
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(webDist, { recursive: true, force: true });
+  });
+
+  it('reports health once the database answers', async () => {
+    const res = await t.request({ method: 'GET', url: '/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('sends the hardened security headers', async () => {
+    for (const url of ['/health', '/api/profile', '/about', '/public/login']) {
+      const res = await t.request({ method: 'GET', url });
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("base-uri 'none'");
+      expect(csp).toContain("object-src 'none'");
+      expect(csp).toContain("script-src 'self'");
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+
+  it('serves the SPA with history fallback and JSON 404s for API paths', async () => {
+    const page = await t.request({
+      method: 'GET',
+      url: '/education?x=1',
+      headers: { accept: 'text/html' },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<title>Apply</title>');
+    expect(page.headers['cache-control']).toBe('no-cache');
+    const asset = await t.request({ method: 'GET', url: '/assets/app-1234.js' });
+    expect(asset.headers['cache-control']).toContain('immutable');
+    const missing = await t.request({ method: 'GET', url: '/api/nothing-here' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().message).toBeTruthy();
+    expect(missing.headers['cache-control']).toBe('no-store');
+  });
+
+  it('does not serve the OpenAPI UI unless enabled', async () => {
+    expect((await t.request({ method: 'GET', url: '/docs' })).statusCode).toBe(404);
+  });
+});
+
+describe('command-line tool', () => {
+  it('prints the data dictionary as JSON and CSV', async () => {
+    const cli = (args: string[]) =>
+      run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: apiRoot });
+    const json = JSON.parse((await cli(['dictionary'])).stdout) as { key: string; page: string }[];
+    expect(json.find((row) => row.key === 'first_name')?.page).toBe('about');
+    const csv = (await cli(['dictionary', '--format', 'csv'])).stdout.split('\n');
+    expect(csv[0]).toMatch(/^page,section,key/);
+    await expect(cli(['dictionary', '--format', 'xml'])).rejects.toMatchObject({
+      stderr: expect.stringContaining('--format must be json or csv'),
+    });
+  });
+
+  it('reaches the running server’s embedded database instead of opening its files', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'admissions-cli-'));
+    const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', WEB_DIST: dataDir });
+    const runtime = await startRuntime(config, { logger: pino({ level: 'silent' }) });
+    try {
+      const { stdout } = await run(
+        process.execPath,
+        ['--import', 'tsx', 'src/cli/main.ts', 'migrate'],
+        {
+          cwd: apiRoot,
+          env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+        },
+      );
+      // "postgres": it spoke the wire protocol to the server rather than opening PGlite itself.
+      expect(stdout).toContain('Migrations applied (postgres)');
+      const health = await runtime.app.inject({ method: 'GET', url: '/health' });
+      expect(health.statusCode).toBe(200);
+    } finally {
+      await runtime.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
