@@ -3,3 +3,4 @@ export * from './auth';
 export * from './profile';
 export * from './routes';
 export * from './messages';
+export * from './application';

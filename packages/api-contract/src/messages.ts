@@ -13,13 +13,21 @@ export const MESSAGES = {
   signupSent: "We've emailed you a 6-digit confirmation code. Please enter it below.",
   confirmed: 'Your account has been confirmed. Please log in.',
   codeRejected: 'This confirmation code is invalid or has expired. Please request a new code.',
-  resendSent: 'If your account still needs confirming, we have emailed you a new confirmation code.',
+  resendSent:
+    'If your account still needs confirming, we have emailed you a new confirmation code.',
   forgotSent:
     'If an account exists for that email address, we have emailed you a link to reset your password.',
   resetDone: 'Your password has been reset. Please log in with your new password.',
   resetRejected: 'This password reset link is invalid or has expired. Please request a new one.',
   passwordTooCommon: 'This password is too common. Please choose one that is harder to guess.',
   loggedOut: 'You have been logged out.',
+  answersSaved: 'Your answers were saved.',
+  alreadySubmitted: 'Your application has already been submitted and can no longer be changed.',
+  missingInformation:
+    "We're missing some information! Please complete the highlighted questions and submit again.",
+  submitFirst: 'Your application is submitted by the Submit button, not by setting its status.',
+  temporaryAnswersGone: 'This link has expired or is not valid. Please start a new application.',
+  saved: 'Saved.',
   notFound: 'The page or resource you asked for does not exist.',
   unavailable: 'The service is temporarily unavailable. Please try again in a moment.',
 } as const;

@@ -9,6 +9,14 @@ export const API_ROUTES = {
   resetPassword: '/public/reset-password',
   logout: '/api/logout',
   profile: '/api/profile',
+  answer: '/api/answer',
+  lastPage: '/api/last-page',
+  webStatus: '/api/web-status',
+  validations: '/api/validations',
+  submit: '/api/submit',
+  addAnother: '/api/add-another',
+  tabs: '/api/tabs',
+  temporaryAnswers: '/public/tmp',
 } as const;
 
 /** The JavaScript-readable login marker (SPEC §6) starts with this; it carries no secret. */

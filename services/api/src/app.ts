@@ -14,13 +14,15 @@ import type { Secrets } from './lib/crypto';
 import { AppError } from './lib/app-error';
 import type { MailMessage } from './mail/mailer';
 import { registerErrorHandling } from './http/error-handler';
+import { compileValidator } from './http/validator';
 import { registerSecurity } from './http/security';
 import { registerSpa } from './http/spa';
 import { createAuthService } from './auth/auth-service';
 import { authRoutes } from './auth/auth-routes';
 import { createRequireSession } from './auth/require-session';
 import type { CookieSettings } from './auth/session-cookies';
-import { profileRoutes } from './profile/profile-routes';
+import { createApplicationService } from './application/application-service';
+import { applicationRoutes } from './application/application-routes';
 
 export interface AppDeps {
   config: Config;
@@ -45,11 +47,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     keepAliveTimeout: 72_000,
     return503OnClosing: true,
     disableRequestLogging: false,
-    ajv: {
-      // Unknown keys are refused, never silently dropped (GUIDE §3.5).
-      customOptions: { removeAdditional: false, allErrors: false },
-    },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(compileValidator);
 
   // Only JSON bodies: a text/plain POST is what a cross-site HTML form can send without CORS.
   app.removeContentTypeParser('text/plain');
@@ -99,7 +98,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await app.register(authRoutes, { config, auth, db: database.db, clock, cookies, requireSession });
-  await app.register(profileRoutes, { db: database.db, requireSession });
+  const applicationService = createApplicationService({
+    db: database.db,
+    clock,
+    encryptionKey: deps.secrets.encryptionKey,
+    partner: deps.partner,
+    sendMail: deps.sendMail,
+  });
+  await app.register(applicationRoutes, {
+    config,
+    db: database.db,
+    service: applicationService,
+    requireSession,
+  });
   await registerSpa(app, config.webDist);
   return app;
 }

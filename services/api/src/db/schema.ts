@@ -87,11 +87,40 @@ export const applications = pgTable('applications', {
     .$type<Record<string, string>>()
     .notNull()
     .default(sql`'{}'::jsonb`),
+  /** SSN and alien registration number, each sealed with AES-256-GCM (GUIDE §3.7). */
+  sensitive: jsonb('sensitive')
+    .$type<Record<string, string>>()
+    .notNull()
+    .default(sql`'{}'::jsonb`),
   lastPage: text('last_page'),
   webStatus: text('web_status')
     .array()
     .notNull()
     .default(sql`'{}'::text[]`),
+  /** The latest error map the SPA posted while validating. */
+  validations: jsonb('validations')
+    .$type<Record<string, string[]>>()
+    .notNull()
+    .default(sql`'{}'::jsonb`),
+  addAnother: jsonb('add_another')
+    .$type<Record<string, number>>()
+    .notNull()
+    .default(sql`'{}'::jsonb`),
+  tabs: jsonb('tabs')
+    .$type<Record<string, string>>()
+    .notNull()
+    .default(sql`'{}'::jsonb`),
+  /** Bumped by every change of content, so caches (PDFs, exports) know what is stale. */
+  version: integer('version').notNull().default(1),
+  submittedAt: at('submitted_at'),
   createdAt: at('created_at').notNull().defaultNow(),
   updatedAt: at('updated_at').notNull().defaultNow(),
+});
+
+/** Prefilled answer sets reached by a random link token (GET /public/tmp). */
+export const temporaryAnswers = pgTable('temporary_answers', {
+  tokenHash: text('token_hash').primaryKey(),
+  answer: jsonb('answer').$type<Record<string, string>>().notNull(),
+  expiresAt: at('expires_at').notNull(),
+  createdAt: at('created_at').notNull().defaultNow(),
 });

@@ -58,7 +58,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply
         .headers(error.headers)
         .status(error.statusCode)
-        .send({ message: error.message, code: error.code });
+        .send({ ...error.details, message: error.message, code: error.code });
     }
     if (error.validation) {
       return reply

@@ -8,6 +8,8 @@ export class AppError extends Error {
     readonly code: string,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** Extra fields for the JSON body beside message and code (e.g. submit's `errors`). */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'AppError';

@@ -41,3 +41,11 @@ export function renderPasswordReset(to: string, resetUrl: string, partner: Partn
     'If you did not ask for this, you can ignore this message; your password has not been changed.',
   ]);
 }
+
+export function renderSubmissionConfirmation(to: string, partner: PartnerConfig) {
+  return render(to, `We received your ${partner.schoolName} application`, [
+    'Your application was successfully submitted.',
+    `The ${partner.admissionsOfficeName} will review it and contact you by e-mail. You can log in at any time to download a PDF copy of what you submitted.`,
+    `Questions? Write to ${partner.admissionEmail} or call ${partner.admissionPhone}.`,
+  ]);
+}

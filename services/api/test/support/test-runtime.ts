@@ -171,3 +171,35 @@ export function resetIdFrom(message: OutboxMessage): { url: URL; id: string } {
   const url = new URL(match[1]);
   return { url, id: url.searchParams.get('id') ?? '' };
 }
+
+export const TEST_PASSWORD = 'Cobalt-Lantern-River-58';
+
+/** Signs up, confirms and logs in through the real routes; returns the session cookies. */
+export async function registerApplicant(
+  t: TestRuntime,
+  email: string,
+  password = TEST_PASSWORD,
+): Promise<Record<string, string>> {
+  const post = (url: string, body: unknown) => t.request({ method: 'POST', url, body });
+  await post('/public/signup', { username: email, password });
+  const code = codeFrom(await t.waitForMail(email, /confirmation code/));
+  const confirmed = await post('/public/confirm', { username: email, code });
+  if (confirmed.statusCode !== 200) throw new Error(`confirm failed: ${confirmed.body}`);
+  const login = await post('/public/login', { username: email, password });
+  if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
+  return cookiesOf(login);
+}
+
+/** Counts outbox messages to `to` whose subject matches. */
+export function countMail(t: TestRuntime, to: string, subject: RegExp): number {
+  const outbox = path.join(t.dataDir, 'outbox');
+  let files: string[] = [];
+  try {
+    files = readdirSync(outbox).filter((f) => f.endsWith('.json'));
+  } catch {
+    return 0;
+  }
+  return files
+    .map((f) => JSON.parse(readFileSync(path.join(outbox, f), 'utf8')) as OutboxMessage)
+    .filter((m) => m.to === to && subject.test(m.subject)).length;
+}
