@@ -79,6 +79,7 @@ describe('/login', () => {
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     expect(await screen.findByText('Login Card Error')).toBeInTheDocument();
     expect(screen.getByText(MESSAGES.loginFailed)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Close notification' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/login');
   });
 

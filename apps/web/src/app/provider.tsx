@@ -22,8 +22,9 @@ export function AppProvider({
 }: AppProviderProps) {
   return (
     <MantineProvider theme={theme} env={env} defaultColorScheme="light">
-      {/* SPEC §9: toasts can be swiped away to the right. */}
-      <Notifications position="top-right" allowDragDismiss limit={5} />
+      {/* SPEC §9: toasts can be swiped away to the right. Error toasts stay five minutes, so
+          they sit at the bottom, clear of the header's account button and the card. */}
+      <Notifications position="bottom-center" allowDragDismiss limit={5} />
       <AppErrorBoundary>
         <QueryClientProvider client={queryClient}>
           <IdleConfigContext value={idleConfig}>{children}</IdleConfigContext>

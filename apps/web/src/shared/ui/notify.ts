@@ -4,6 +4,9 @@ import { notifications } from '@mantine/notifications';
 export const TOAST_DURATION_MS = 5000;
 export const ERROR_TOAST_DURATION_MS = 300000;
 
+// Mantine's close button is an icon; it needs a name for screen readers (axe button-name).
+const closeButtonProps = { 'aria-label': 'Close notification' };
+
 export function showErrorToast(title: string, message: string): void {
   notifications.show({
     title,
@@ -11,6 +14,7 @@ export function showErrorToast(title: string, message: string): void {
     color: 'red',
     autoClose: ERROR_TOAST_DURATION_MS,
     withBorder: true,
+    closeButtonProps,
   });
 }
 
@@ -21,5 +25,6 @@ export function showSuccessToast(message: string, title = 'Success'): void {
     color: 'green',
     autoClose: TOAST_DURATION_MS,
     withBorder: true,
+    closeButtonProps,
   });
 }
