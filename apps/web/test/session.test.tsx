@@ -1,5 +1,5 @@
 import { screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '@admissions/api-contract';
 import { setServiceUser } from '../src/shared/lib/session';
 import { ERROR_SCREEN_TEXT, ERROR_SCREEN_TITLE } from '../src/shared/ui/error-screen';
@@ -7,7 +7,13 @@ import { renderApp } from './support/render-app';
 import { MARKER_COOKIE, setLoginMarker, stubFetch } from './support/fetch-stub';
 import { PROFILE } from './support/profile';
 
-afterEach(() => setServiceUser(false));
+afterEach(() => {
+  setServiceUser(false);
+  vi.restoreAllMocks();
+});
+
+// React and the router report caught render errors on the console; expected here.
+const silenceErrorLog = () => vi.spyOn(console, 'error').mockImplementation(() => {});
 
 describe('the application root', () => {
   it('shows the full-screen loader while the profile loads, then the page', async () => {
@@ -38,6 +44,7 @@ describe('the application root', () => {
   });
 
   it('shows the generic error screen when the profile fails', async () => {
+    silenceErrorLog();
     setLoginMarker();
     stubFetch({ 'GET /api/profile': { status: 500, body: { message: 'boom' } } });
     renderApp({ path: '/about' });
@@ -107,6 +114,7 @@ describe('the account popover', () => {
   });
 
   it('sends any other logout failure to the error boundary', async () => {
+    silenceErrorLog();
     setLoginMarker();
     stubFetch({
       'GET /api/profile': { body: PROFILE },
