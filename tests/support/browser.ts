@@ -1,9 +1,23 @@
+import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
-/** Debian's Chromium (GUIDE.md §5): `npx playwright install` cannot work on these machines. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Debian's Chromium driven by playwright-core (GUIDE.md §5): `npx playwright install` cannot
+ * download browsers on these machines. The flags keep it from phoning home or updating itself,
+ * and --disable-dev-shm-usage avoids crashes where /dev/shm is small (containers).
+ */
 export function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `No Chromium at ${CHROMIUM_PATH}: install Debian's package (apt-get install chromium) ` +
+        'or point CHROMIUM_PATH at a Chromium binary.',
+    );
+  }
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
+    headless: true,
     args: [
       '--no-sandbox',
       '--disable-gpu',
@@ -11,6 +25,7 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      '--disable-dev-shm-usage',
     ],
   });
 }

@@ -1,19 +1,50 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const ARTIFACTS_DIR = path.join(REPO_ROOT, 'tests/artifacts');
+
+/** One message of the outbox (GUIDE.md §2). */
+export interface OutboxMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  sentAt: string;
+}
+
+export interface MailCriteria {
+  /** Compared case-insensitively: the server stores addresses lowercased. */
+  to: string;
+  subject?: RegExp;
+  text?: RegExp;
+  timeoutMs?: number;
+}
 
 export interface RunningServer {
   baseUrl: string;
   dataDir: string;
   outboxDir: string;
-  /** Everything the server printed, for failure messages. */
+  /** The server's JSON log lines (stdout and stderr), kept under tests/artifacts. */
+  logFile: string;
+  /** The same output in memory, for failure messages. */
   output: string[];
+  /**
+   * The oldest message matching the criteria that this handle has not returned before, so two
+   * consecutive codes to one address come back in order. Mail is sent by a background job,
+   * hence the wait.
+   */
+  waitForMail(criteria: MailCriteria): Promise<OutboxMessage>;
   stop(): Promise<void>;
 }
+
+const HEALTH_TIMEOUT_MS = 60_000;
+const STOP_GRACE_MS = 10_000;
 
 async function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -21,70 +52,159 @@ async function findFreePort(): Promise<number> {
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
+      probe.close(() => {
+        if (typeof address === 'object' && address) resolve(address.port);
+        else reject(new Error('Could not find a free port'));
+      });
     });
   });
 }
 
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch (error) {
+    // ESRCH: the whole group is already gone, which is what we wanted.
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
+async function readOutbox(outboxDir: string): Promise<{ file: string; message: OutboxMessage }[]> {
+  if (!existsSync(outboxDir)) return [];
+  // Dot-files are the mailer's half-written temporaries; it renames them when complete.
+  const files = (await readdir(outboxDir))
+    .filter((name) => name.endsWith('.json') && !name.startsWith('.'))
+    .sort();
+  return Promise.all(
+    files.map(async (file) => ({
+      file,
+      message: JSON.parse(await readFile(path.join(outboxDir, file), 'utf8')) as OutboxMessage,
+    })),
+  );
+}
+
 /**
- * Starts `services/api` exactly as `npm start` does (it serves apps/web/dist), on a free port with
- * a throwaway DATA_DIR on the embedded defaults (PGlite, outbox mail).
+ * Starts services/api the way `npm start` does (it serves apps/web/dist), on a free port with a
+ * throwaway DATA_DIR, on the embedded defaults: PGlite and the outbox instead of SMTP.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const webDist = path.join(REPO_ROOT, 'apps/web/dist/index.html');
-  if (!existsSync(webDist)) {
-    throw new Error('apps/web/dist is missing: run `npm run build -w apps/web` first.');
+export async function startServer(
+  env: Record<string, string> = {},
+  options: { name?: string } = {},
+): Promise<RunningServer> {
+  if (!existsSync(path.join(REPO_ROOT, 'apps/web/dist/index.html'))) {
+    throw new Error(
+      'apps/web/dist/index.html is missing: build the SPA first with `npm run build -w apps/web` ' +
+        '(the root `npm test` and `npm run test:e2e` expect a built SPA).',
+    );
   }
   const port = await findFreePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'admissions-e2e-'));
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
-  // The embedded defaults: mail goes to the outbox the test reads.
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'admissions-e2e-'));
+  const outboxDir = path.join(dataDir, 'outbox');
+  await mkdir(ARTIFACTS_DIR, { recursive: true });
+  const logFile = path.join(ARTIFACTS_DIR, `server-${options.name ?? 'e2e'}.log`);
+
+  const childEnv: NodeJS.ProcessEnv = { ...process.env };
+  // A developer's shell or CI may point these at real services; the suite needs the outbox.
   delete childEnv.DATABASE_URL;
   delete childEnv.SMTP_URL;
+  delete childEnv.REDIS_URL;
   Object.assign(childEnv, {
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
+    PUBLIC_URL: baseUrl,
+    LOG_LEVEL: 'info',
+    ...env,
   });
 
-  const output: string[] = [];
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'services/api/src/main.ts'],
-    { cwd: REPO_ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
-  );
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  // Its own process group, so stop() also reaches anything the server starts (workers, soffice).
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/api/src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('Could not start the API server');
 
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const log = createWriteStream(logFile);
+  const output: string[] = [];
+  const capture = (chunk: Buffer) => {
+    output.push(chunk.toString());
+    log.write(chunk);
+  };
+  child.stdout.on('data', capture);
+  child.stderr.on('data', capture);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  // If the test runner dies mid-run, do not leave a server (and its database) behind.
+  const killOnExit = () => killGroup(pid, 'SIGKILL');
+  process.once('exit', killOnExit);
+
+  let stopped = false;
   const stop = async () => {
-    if (child.exitCode === null && child.pid) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      process.kill(-child.pid, 'SIGTERM');
-      const timer = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), 10_000);
+    if (stopped) return;
+    stopped = true;
+    process.removeListener('exit', killOnExit);
+    if (child.exitCode === null && child.signalCode === null) {
+      killGroup(pid, 'SIGTERM');
+      const timer = setTimeout(() => killGroup(pid, 'SIGKILL'), STOP_GRACE_MS);
       await exited;
       clearTimeout(timer);
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    // The leader may be gone while a grandchild lingers in the group.
+    killGroup(pid, 'SIGKILL');
+    await new Promise<void>((resolve) => log.end(resolve));
+    await rm(dataDir, { recursive: true, force: true });
   };
 
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) break;
+  const consumed = new Set<string>();
+  const waitForMail = async ({ to, subject, text, timeoutMs = 15_000 }: MailCriteria) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      for (const { file, message } of await readOutbox(outboxDir)) {
+        if (consumed.has(file)) continue;
+        if (message.to.toLowerCase() !== to.toLowerCase()) continue;
+        if (subject && !subject.test(message.subject)) continue;
+        if (text && !text.test(message.text)) continue;
+        consumed.add(file);
+        return message;
+      }
+      if (Date.now() > deadline) {
+        const seen = (await readOutbox(outboxDir)).map(
+          ({ message }) => `  ${message.to}: ${message.subject}`,
+        );
+        throw new Error(
+          `No e-mail to ${to}${subject ? ` with subject ${String(subject)}` : ''} within ` +
+            `${timeoutMs} ms. The outbox holds:\n${seen.join('\n') || '  (nothing)'}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
+
+  const deadline = Date.now() + HEALTH_TIMEOUT_MS;
+  while (Date.now() < deadline && child.exitCode === null) {
     try {
-      const response = await fetch(`${baseUrl}/health`);
-      if (response.ok)
-        return { baseUrl, dataDir, outboxDir: path.join(dataDir, 'outbox'), output, stop };
+      const response = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(2000) });
+      if (response.status === 200) {
+        const body = (await response.json()) as { status?: unknown };
+        if (body.status === 'ok') {
+          return { baseUrl, dataDir, outboxDir, logFile, output, waitForMail, stop };
+        }
+      }
     } catch {
-      // not listening yet
+      // Not listening yet: PGlite creates its database on first start.
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+  const exitNote =
+    child.exitCode === null
+      ? `not healthy after ${HEALTH_TIMEOUT_MS} ms`
+      : `exited (${child.exitCode})`;
   await stop();
-  throw new Error(`The server did not become healthy:\n${output.join('')}`);
+  throw new Error(
+    `The API server ${exitNote}; its output (also in ${logFile}):\n${output.join('').slice(-4000)}`,
+  );
 }

@@ -1,0 +1,39 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+
+/** The impacts that block a release; moderate and minor ones are left to review. */
+const BLOCKING = new Set(['serious', 'critical']);
+
+/**
+ * Runs axe-core (WCAG 2.x A and AA rules) on the page as it is now and returns the serious and
+ * critical violations, each as a readable line with the offending elements, so a failing
+ * assertion says what to fix.
+ */
+export async function findBlockingViolations(
+  page: Page,
+  options: { disableRules?: string[] } = {},
+): Promise<string[]> {
+  // Mid-transition elements (a toast fading in) have partial opacity, which axe reads as poor
+  // colour contrast; endless ones (spinners) never settle and are left out of the wait.
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' ||
+          animation.effect?.getComputedTiming().endTime === Infinity,
+      ),
+  );
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .disableRules(options.disableRules ?? [])
+    .analyze();
+  return results.violations
+    .filter((violation) => BLOCKING.has(violation.impact ?? ''))
+    .map((violation) => {
+      const targets = violation.nodes
+        .map((node) => `    ${node.target.join(' ')}: ${node.failureSummary ?? ''}`)
+        .join('\n');
+      return `${violation.impact ?? ''} ${violation.id}: ${violation.help} (${violation.helpUrl})\n${targets}`;
+    });
+}
