@@ -82,9 +82,14 @@ export function loadConfig(env: Env = process.env): Config {
     }
   };
 
+  // Relative paths mean relative to where the person ran the command: npm runs workspace scripts
+  // inside the workspace folder but keeps the original directory in INIT_CWD.
+  const invokedFrom = read('INIT_CWD') ?? process.cwd();
+  const resolvePath = (value: string) => path.resolve(invokedFrom, value);
+
   const port = readInt('PORT', 3000, 0, 65535);
   const host = read('HOST') ?? '127.0.0.1';
-  const dataDir = path.resolve(read('DATA_DIR') ?? './data');
+  const dataDir = resolvePath(read('DATA_DIR') ?? './data');
   const databaseUrl = readUrl('DATABASE_URL', ['postgres:', 'postgresql:']);
   const smtpUrl = readUrl('SMTP_URL', ['smtp:', 'smtps:']);
   const publicUrl = readUrl('PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
@@ -119,8 +124,10 @@ export function loadConfig(env: Env = process.env): Config {
     publicRateLimit: readInt('PUBLIC_RATE_LIMIT', 30, 1, 1_000_000),
     globalRateLimit: readInt('GLOBAL_RATE_LIMIT', 1200, 1, 10_000_000),
     loginMarkerClientId: clientId,
-    partnerConfigFile: read('PARTNER_CONFIG_FILE') ?? null,
-    webDist: path.resolve(read('WEB_DIST') ?? path.join(repoRoot, 'apps/web/dist')),
+    partnerConfigFile: ((file) => (file ? resolvePath(file) : null))(read('PARTNER_CONFIG_FILE')),
+    webDist: read('WEB_DIST')
+      ? resolvePath(read('WEB_DIST')!)
+      : path.join(repoRoot, 'apps/web/dist'),
     runWorkerInProcess: readBool('RUN_WORKER_IN_PROCESS', true),
     jobConcurrency: readInt('JOB_CONCURRENCY', Math.max(1, os.availableParallelism()), 1, 64),
     requestTimeoutMs: readInt('REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),

@@ -25,6 +25,12 @@ describe('configuration', () => {
     expect(config.dataDir).toBe(path.resolve('./data'));
   });
 
+  it('resolves relative paths from where the command was run, not the workspace folder', () => {
+    const config = loadConfig({ INIT_CWD: '/srv/admissions', DATA_DIR: 'state' });
+    expect(config.dataDir).toBe('/srv/admissions/state');
+    expect(loadConfig({ INIT_CWD: '/srv/admissions' }).dataDir).toBe('/srv/admissions/data');
+  });
+
   it('lists every problem at once', () => {
     let error: unknown;
     try {
