@@ -43,6 +43,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+const EXIT_WITH_PARENT = fileURLToPath(new URL('./exit-with-parent.ts', import.meta.url));
 const HEALTH_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 10_000;
 
@@ -119,12 +120,11 @@ export async function startServer(
   });
 
   // Its own process group, so stop() also reaches anything the server starts (workers, soffice).
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/api/src/main.ts'], {
-    cwd: REPO_ROOT,
-    env: childEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', EXIT_WITH_PARENT, 'services/api/src/main.ts'],
+    { cwd: REPO_ROOT, env: childEnv, stdio: ['pipe', 'pipe', 'pipe'], detached: true },
+  );
   const pid = child.pid;
   if (pid === undefined) throw new Error('Could not start the API server');
 
@@ -138,7 +138,8 @@ export async function startServer(
   child.stderr.on('data', capture);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-  // If the test runner dies mid-run, do not leave a server (and its database) behind.
+  // If the test runner exits mid-run, do not leave a server (and its database) behind; if it is
+  // killed outright, the closed stdin pipe tells the server (see exit-with-parent.ts).
   const killOnExit = () => killGroup(pid, 'SIGKILL');
   process.once('exit', killOnExit);
 
