@@ -4,3 +4,4 @@ export * from './profile';
 export * from './routes';
 export * from './messages';
 export * from './application';
+export * from './documents';

@@ -1,0 +1,43 @@
+import { DOCUMENT_MESSAGES } from '@admissions/api-contract';
+import { MESSAGES as FORM_MESSAGES } from '@admissions/form';
+
+export type RejectionCode =
+  | 'FILE_TYPE'
+  | 'FILE_EMPTY'
+  | 'FILE_TOO_LARGE'
+  | 'FILE_NAME_TOO_LONG'
+  | 'PDF_ENCRYPTED'
+  | 'UNREADABLE'
+  | 'UNSAFE_CONTENT'
+  | 'TOO_COMPLEX';
+
+const MESSAGE_BY_CODE: Record<RejectionCode, string> = {
+  FILE_TYPE: FORM_MESSAGES.fileType,
+  FILE_EMPTY: FORM_MESSAGES.fileEmpty,
+  FILE_TOO_LARGE: FORM_MESSAGES.fileTooLarge,
+  FILE_NAME_TOO_LONG: FORM_MESSAGES.fileNameTooLong,
+  PDF_ENCRYPTED: DOCUMENT_MESSAGES.pdfEncrypted,
+  UNREADABLE: DOCUMENT_MESSAGES.unreadable,
+  UNSAFE_CONTENT: DOCUMENT_MESSAGES.unsafeContent,
+  TOO_COMPLEX: DOCUMENT_MESSAGES.tooComplex,
+};
+
+/**
+ * The document itself is the problem: the job ends FAILED with a message the applicant can act
+ * on, and is not retried. `detail` is for the log only (it never reaches the applicant).
+ */
+export class DocumentRejectedError extends Error {
+  readonly userMessage: string;
+  constructor(
+    readonly code: RejectionCode,
+    readonly detail?: string,
+  ) {
+    super(`${code}${detail ? `: ${detail}` : ''}`);
+    this.name = 'DocumentRejectedError';
+    this.userMessage = MESSAGE_BY_CODE[code];
+  }
+}
+
+export function isDocumentRejected(error: unknown): error is DocumentRejectedError {
+  return error instanceof DocumentRejectedError;
+}

@@ -1,0 +1,171 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { OfficeCrashedError, OfficeProcess, OfficeTimeoutError } from './office-process';
+
+export interface OfficePoolOptions {
+  /** Number of LibreOffice processes (GUIDE §6: one per core, one job at a time each). */
+  size: number;
+  /** Hard limit per conversion; past it the process group is killed and replaced. */
+  timeoutMs: number;
+  /** A process is retired (after its replacement is up) once it has converted this many files. */
+  recycleAfter: number;
+  /** Where profiles, TMPDIRs and job files go; everything under it is removed on close. */
+  workDir?: string;
+  logger: Logger;
+}
+
+export interface OfficePool {
+  /** Converts a document's bytes to PDF bytes with the named LibreOffice import filter. */
+  convert(input: Uint8Array, filter: string): Promise<Uint8Array>;
+  /** Starts the processes now instead of on the first conversion. */
+  warm(): Promise<void>;
+  /** PIDs of the running soffice.bin processes (tests check none is left). */
+  pids(): number[];
+  close(): Promise<void>;
+}
+
+interface Slot {
+  process?: OfficeProcess;
+  starting?: Promise<OfficeProcess>;
+  busy: boolean;
+}
+
+/**
+ * A small pool of warm LibreOffice processes. Processes start lazily on first use (or on warm()),
+ * so a server that never converts never pays for them.
+ */
+export function createOfficePool(options: OfficePoolOptions): OfficePool {
+  const { size, timeoutMs, recycleAfter, logger } = options;
+  const slots: Slot[] = Array.from({ length: size }, () => ({ busy: false }));
+  const waiting: ((slot: Slot) => void)[] = [];
+  let root: string | undefined;
+  let rootReady: Promise<string> | undefined;
+  let closed = false;
+  let jobCounter = 0;
+
+  function ensureRoot(): Promise<string> {
+    rootReady ??= (async () => {
+      if (options.workDir) {
+        await mkdir(options.workDir, { recursive: true });
+        root = await mkdtemp(path.join(options.workDir, 'office-pool-'));
+      } else {
+        root = await mkdtemp(path.join(os.tmpdir(), 'office-pool-'));
+      }
+      return root;
+    })();
+    return rootReady;
+  }
+
+  async function startProcess(): Promise<OfficeProcess> {
+    const dir = await ensureRoot();
+    const started = Date.now();
+    for (let attempt = 1; ; attempt++) {
+      const office = new OfficeProcess(dir, logger);
+      try {
+        await office.start();
+        logger.info(
+          { office: office.id, pid: office.pid, ms: Date.now() - started },
+          'LibreOffice started',
+        );
+        return office;
+      } catch (error) {
+        // A fresh profile sometimes makes the first start exit to restart itself.
+        if (attempt >= 3) throw error;
+        logger.warn({ err: error, attempt }, 'LibreOffice start failed; trying again');
+      }
+    }
+  }
+
+  function ensureProcess(slot: Slot): Promise<OfficeProcess> {
+    if (slot.process?.alive) return Promise.resolve(slot.process);
+    slot.starting ??= startProcess().finally(() => (slot.starting = undefined));
+    return slot.starting.then((office) => {
+      if (closed) {
+        void office.kill();
+        throw new OfficeCrashedError('the conversion pool is closed');
+      }
+      slot.process = office;
+      return office;
+    });
+  }
+
+  function acquire(): Promise<Slot> {
+    const free = slots.find((s) => !s.busy);
+    if (free) {
+      free.busy = true;
+      return Promise.resolve(free);
+    }
+    return new Promise((resolve) => waiting.push(resolve));
+  }
+
+  function release(slot: Slot) {
+    const next = waiting.shift();
+    if (next) next(slot);
+    else slot.busy = false;
+  }
+
+  /** Replaces a process: start the new one first (GUIDE §6), then retire the old one. */
+  async function replace(slot: Slot, reason: string) {
+    const old = slot.process;
+    slot.process = undefined;
+    logger.info({ office: old?.id, reason }, 'replacing LibreOffice');
+    if (reason === 'recycle' && !closed) {
+      try {
+        await ensureProcess(slot);
+      } finally {
+        await old?.kill();
+      }
+    } else {
+      await old?.kill();
+    }
+  }
+
+  return {
+    async convert(input, filter) {
+      if (closed) throw new OfficeCrashedError('the conversion pool is closed');
+      const dir = await ensureRoot();
+      const jobDir = path.join(dir, `job-${++jobCounter}`);
+      const slot = await acquire();
+      const started = Date.now();
+      try {
+        const office = await ensureProcess(slot);
+        await mkdir(jobDir);
+        const inPath = path.join(jobDir, 'input');
+        const outPath = path.join(jobDir, 'output.pdf');
+        await writeFile(inPath, input);
+        try {
+          await office.convert(inPath, outPath, filter, timeoutMs);
+        } catch (error) {
+          if (error instanceof OfficeTimeoutError || error instanceof OfficeCrashedError) {
+            await replace(slot, error.name);
+          }
+          throw error;
+        }
+        const pdf = await readFile(outPath);
+        logger.info(
+          { office: office.id, ms: Date.now() - started, bytes: pdf.length },
+          'docx converted',
+        );
+        if (office.conversions >= recycleAfter) await replace(slot, 'recycle');
+        return pdf;
+      } finally {
+        await rm(jobDir, { recursive: true, force: true });
+        release(slot);
+      }
+    },
+    async warm() {
+      await Promise.all(slots.map((slot) => ensureProcess(slot)));
+    },
+    pids() {
+      return slots.flatMap((s) => (s.process?.alive && s.process.pid ? [s.process.pid] : []));
+    },
+    async close() {
+      closed = true;
+      await Promise.allSettled(slots.map((s) => s.starting));
+      await Promise.all(slots.map((s) => s.process?.kill()));
+      if (root) await rm(root, { recursive: true, force: true });
+    },
+  };
+}
