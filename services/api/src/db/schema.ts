@@ -5,9 +5,11 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uuid,
+  type ExtraConfigColumn,
 } from 'drizzle-orm/pg-core';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -124,3 +126,114 @@ export const temporaryAnswers = pgTable('temporary_answers', {
   expiresAt: at('expires_at').notNull(),
   createdAt: at('created_at').notNull().defaultNow(),
 });
+
+/**
+ * Upload keys the server handed out (POST /api/presigned-url): a key is bound to one applicant
+ * and one file question, and a conversion may start only from a key issued to that applicant.
+ */
+export const documentUploads = pgTable(
+  'document_uploads',
+  {
+    storageKey: text('storage_key').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    answerKey: text('answer_key').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('document_uploads_user_idx').on(t.userId, t.answerKey)],
+);
+
+/**
+ * The latest conversion per applicant and file question (SPEC §3 statuses). `token` changes with
+ * every new upload, so a job for a replaced or deleted conversion finds nothing to update.
+ */
+export const documentConversions = pgTable(
+  'document_conversions',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    answerKey: text('answer_key').notNull(),
+    token: text('token').notNull(),
+    status: text('status').notNull(),
+    message: text('message').notNull().default(''),
+    sourceKey: text('source_key').notNull(),
+    fileName: text('file_name').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.answerKey] }),
+    index('document_conversions_status_idx').on(t.status, t.updatedAt),
+  ],
+);
+
+/** A converted document: the answer of a file question is ANSWERED while this row exists. */
+export const documentAnswers = pgTable(
+  'document_answers',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    answerKey: text('answer_key').notNull(),
+    fileName: text('file_name').notNull(),
+    /** Bytes of the file the applicant uploaded (shown to them), not of the PDF. */
+    fileSize: integer('file_size').notNull(),
+    pdfKey: text('pdf_key').notNull(),
+    pdfSize: integer('pdf_size').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.answerKey] })],
+);
+
+// Lookups (SPEC §3 autocomplete categories): one table per category. `search_text` is the name
+// lowercased, unaccented and reduced to letters, digits and single spaces by normalizeSearchText()
+// in JS at import time, so both drivers compare the same bytes. A text_pattern_ops btree serves
+// prefix matches; a pg_trgm GIN index serves word-prefix and fuzzy matches.
+const lookupSearchIndexes = (table: string, searchText: ExtraConfigColumn) => [
+  index(`${table}_prefix_idx`).on(searchText.op('text_pattern_ops')),
+  index(`${table}_trgm_idx`).using('gin', searchText.op('gin_trgm_ops')),
+];
+
+const schoolColumns = () => ({
+  /** The CEEB code (or an institution's own code): the upsert key of `lookup import`. */
+  code: text('code').primaryKey(),
+  name: text('name').notNull(),
+  street: text('street').notNull().default(''),
+  city: text('city').notNull().default(''),
+  state: text('state').notNull().default(''),
+  zip: text('zip').notNull().default(''),
+  country: text('country').notNull().default('USA'),
+  searchText: text('search_text').notNull(),
+  /** 'sample' rows ship with the embedded default; the first real import of a category removes them. */
+  source: text('source').notNull().default('import'),
+  updatedAt: at('updated_at').notNull().defaultNow(),
+});
+
+export const lookupHighSchools = pgTable('lookup_high_schools', schoolColumns(), (t) =>
+  lookupSearchIndexes('lookup_high_schools', t.searchText),
+);
+
+export const lookupColleges = pgTable('lookup_colleges', schoolColumns(), (t) =>
+  lookupSearchIndexes('lookup_colleges', t.searchText),
+);
+
+/** Addresses for ADDRESS_PROVIDER=database (an institution's own address file). */
+export const lookupAddresses = pgTable(
+  'lookup_addresses',
+  {
+    id: text('id').primaryKey(),
+    addressLine1: text('address_line_1').notNull(),
+    addressLine2: text('address_line_2').notNull().default(''),
+    city: text('city').notNull().default(''),
+    state: text('state').notNull().default(''),
+    zip: text('zip').notNull().default(''),
+    country: text('country').notNull().default('USA'),
+    searchText: text('search_text').notNull(),
+    source: text('source').notNull().default('import'),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => lookupSearchIndexes('lookup_addresses', t.searchText),
+);
