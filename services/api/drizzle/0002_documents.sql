@@ -1,3 +1,6 @@
+-- pg_trgm for the lookup tables' trigram indexes below (trusted since PostgreSQL 13; PGlite loads it
+-- from @electric-sql/pglite/contrib, see src/db/pglite-extensions.ts).
+CREATE EXTENSION IF NOT EXISTS pg_trgm;--> statement-breakpoint
 CREATE TABLE "document_answers" (
 	"user_id" uuid NOT NULL,
 	"answer_key" text NOT NULL,

@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { PGLITE_EXTENSIONS } from './pglite-extensions';
 import * as schema from './schema';
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -41,7 +42,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 async function createPglite(dataDir: string): Promise<PGlite> {
   const dir = path.join(dataDir, 'db');
   await mkdir(dir, { recursive: true });
-  const client = new PGlite(dir);
+  const client = new PGlite(dir, { extensions: PGLITE_EXTENSIONS });
   await client.waitReady;
   return client;
 }

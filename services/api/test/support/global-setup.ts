@@ -10,6 +10,7 @@ import type { TestProject } from 'vitest/node';
 import { PGlite } from '@electric-sql/pglite';
 import pino from 'pino';
 import { wrapPglite } from '../../src/db/connect';
+import { PGLITE_EXTENSIONS } from '../../src/db/pglite-extensions';
 import { migrateDatabase } from '../../src/db/migrate';
 import { startJobQueue } from '../../src/jobs/queue';
 
@@ -95,7 +96,7 @@ async function startThrowawayCluster(): Promise<{ url: string; stop: () => Promi
 }
 
 async function buildPgliteSnapshot(): Promise<string> {
-  const client = new PGlite();
+  const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
   const database = wrapPglite(client);
   await migrateDatabase(database);
   const queue = await startJobQueue(database, pino({ level: 'silent' }));

@@ -9,6 +9,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../../src/config';
+import { PGLITE_EXTENSIONS } from '../../src/db/pglite-extensions';
 import { createLogger } from '../../src/lib/logger';
 import { createManualClock, type ManualClock } from '../../src/lib/clock';
 import { startRuntime, type Runtime } from '../../src/runtime';
@@ -81,7 +82,7 @@ export async function createTestRuntime(
     ({ url: databaseUrl, drop } = await createPostgresDatabase(adminUrl));
   } else {
     const snapshot = readFileSync(inject('pgliteSnapshot'));
-    pglite = new PGlite({ loadDataDir: new Blob([snapshot]) });
+    pglite = new PGlite({ loadDataDir: new Blob([snapshot]), extensions: PGLITE_EXTENSIONS });
     await pglite.waitReady;
   }
   const config = loadConfig({
