@@ -28,8 +28,8 @@ describe('inactivity time-out', () => {
   it('warns with the exact texts and keeps the applicant when they stay', async () => {
     setLoginMarker();
     const { calls } = stubSession();
-    const { user } = renderApp({ path: '/about', idleConfig: WARN });
-    const dialog = await screen.findByRole('dialog', { name: IDLE_TEXTS.title });
+    const { user } = renderApp({ path: '/final-steps', idleConfig: WARN });
+    const dialog = await screen.findByRole('dialog', { name: IDLE_TEXTS.title }, { timeout: 5000 });
     expect(dialog).toHaveTextContent(
       'You have been inactive for a little while. Would you like to stay logged in?',
     );
@@ -37,14 +37,14 @@ describe('inactivity time-out', () => {
     await user.click(screen.getByRole('button', { name: 'Yes - Take me back to my application' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(calls.some((call) => call.url === '/api/logout')).toBe(false);
-    expect(screen.getByRole('heading', { name: 'About You' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Final Steps' })).toBeInTheDocument();
   });
 
   it('logs out from the dialog with the inactivity message', async () => {
     setLoginMarker();
     const { calls } = stubSession();
-    const { user, router } = renderApp({ path: '/about', idleConfig: WARN });
-    await screen.findByRole('dialog', { name: IDLE_TEXTS.title });
+    const { user, router } = renderApp({ path: '/final-steps', idleConfig: WARN });
+    await screen.findByRole('dialog', { name: IDLE_TEXTS.title }, { timeout: 5000 });
     await user.click(screen.getByRole('button', { name: IDLE_TEXTS.leave }));
     expect(await screen.findByTestId('error-message')).toHaveTextContent(
       'You have been automatically logged out due to inactivity.',
@@ -56,7 +56,7 @@ describe('inactivity time-out', () => {
   it('logs out on its own when the applicant stays idle', async () => {
     setLoginMarker();
     const { calls } = stubSession();
-    const { router } = renderApp({ path: '/about', idleConfig: FAST });
+    const { router } = renderApp({ path: '/final-steps', idleConfig: FAST });
     expect(await screen.findByTestId('error-message', {}, { timeout: 3000 })).toHaveTextContent(
       MESSAGES.idleLogout,
     );
@@ -73,7 +73,7 @@ describe('inactivity time-out', () => {
       'GET /api/profile': { body: PROFILE },
       'GET /api/logout': { status: 401, body: { message: 'Unauthorized' } },
     });
-    renderApp({ path: '/about', idleConfig: FAST });
+    renderApp({ path: '/final-steps', idleConfig: FAST });
     expect(await screen.findByTestId('error-message', {}, { timeout: 3000 })).toHaveTextContent(
       MESSAGES.idleLogout,
     );
@@ -83,8 +83,11 @@ describe('inactivity time-out', () => {
     setLoginMarker();
     stubSession();
     // The tick never fires within the test: only the activity handler can notice.
-    renderApp({ path: '/about', idleConfig: { timeoutMs: 900000, warningMs: 60000, tickMs: 1e9 } });
-    await screen.findByRole('heading', { name: 'About You' });
+    renderApp({
+      path: '/final-steps',
+      idleConfig: { timeoutMs: 900000, warningMs: 60000, tickMs: 1e9 },
+    });
+    await screen.findByRole('heading', { name: 'Final Steps' });
     const start = Date.now();
     vi.spyOn(Date, 'now').mockReturnValue(start + 900001);
     fireEvent.keyDown(window, { key: 'a' });
@@ -95,7 +98,9 @@ describe('inactivity time-out', () => {
     setLoginMarker();
     stubSession();
     renderApp({ path: '/signup', idleConfig: WARN });
-    expect(await screen.findByRole('dialog', { name: IDLE_TEXTS.title })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('dialog', { name: IDLE_TEXTS.title }, { timeout: 5000 }),
+    ).toBeInTheDocument();
   });
 
   it('is disabled when nobody is logged in', async () => {

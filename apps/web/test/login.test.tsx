@@ -60,7 +60,9 @@ describe('/login', () => {
     await user.type(await screen.findByLabelText(/Email address/), 'Student@Example.edu');
     await user.type(screen.getByLabelText(/^Password/), 'secret');
     await user.click(screen.getByRole('button', { name: 'Submit' }));
-    expect(await screen.findByTestId('profile-username')).toHaveTextContent('student@example.edu');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'About You' }, { timeout: 5000 }),
+    ).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/about');
     const login = calls.find((call) => call.url === '/public/login');
     expect(login?.method).toBe('POST');

@@ -26,7 +26,7 @@ describe('the application root', () => {
         }),
     });
     renderApp({ path: '/about' });
-    await waitFor(() => expect(calls).toHaveLength(1));
+    await waitFor(() => expect(calls.some((call) => call.url === '/api/profile')).toBe(true));
     expect(screen.getByRole('progressbar')).toBeInTheDocument();
     answer({ body: PROFILE });
     expect(await screen.findByRole('heading', { name: 'About You' })).toBeInTheDocument();
@@ -61,10 +61,14 @@ describe('the application root', () => {
     expect(router.state.location.search).toBe('?token=abc');
   });
 
-  it('sends a logged-out visitor to /login', async () => {
+  it('lets a logged-out visitor fill the application without calling the applicant API', async () => {
+    const { calls } = stubFetch({});
     const { router } = renderApp({ path: '/education' });
-    expect(await screen.findByRole('heading', { name: 'Log In' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/login');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Your Academics' }, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/education');
+    expect(calls).toHaveLength(0);
   });
 });
 

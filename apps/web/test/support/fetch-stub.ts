@@ -20,10 +20,24 @@ export interface RecordedCall {
 type Handler = StubResponse | ((call: RecordedCall) => StubResponse | Promise<StubResponse>);
 
 /**
+ * The application's bookkeeping calls answer like an empty, fresh application unless a test
+ * stubs them itself; tests about other things need not list them.
+ */
+const APPLICATION_DEFAULTS: Record<string, Handler> = {
+  'GET /api/add-another': { body: {} },
+  'GET /api/tabs': { body: {} },
+  'POST /api/web-status': { body: { message: 'Saved.' } },
+  'PUT /api/last-page': { body: { message: 'Saved.' } },
+  'PUT /api/answer': { body: { message: 'Your answers were saved.' } },
+  'POST /api/validations': { body: { message: 'Saved.' } },
+};
+
+/**
  * Stubs fetch at the network boundary: handlers keyed "METHOD /path". Unknown calls fail the
  * test loudly instead of hanging.
  */
-export function stubFetch(handlers: Record<string, Handler>) {
+export function stubFetch(ownHandlers: Record<string, Handler>) {
+  const handlers = { ...APPLICATION_DEFAULTS, ...ownHandlers };
   const calls: RecordedCall[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;

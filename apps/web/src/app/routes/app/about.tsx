@@ -1,12 +1,10 @@
-import { PagePlaceholder } from '../../../features/profile/components/page-placeholder';
-import { useApplicationContext } from './application-root';
+import { ApplicationPage } from '../../../features/application/components/application-page';
 
 export function Component() {
-  const { profile } = useApplicationContext();
   return (
     <>
       <title>About You | Undergraduate Application</title>
-      <PagePlaceholder title="About You" profile={profile} />
+      <ApplicationPage pageId="about" />
     </>
   );
 }

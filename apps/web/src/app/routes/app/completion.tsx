@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Navigate } from 'react-router';
 import { Container, Paper, Text, Title } from '@mantine/core';
 import { MESSAGES } from '@admissions/api-contract';
-import { DEFAULT_ROUTE, PATHS } from '../../../config/paths';
+import { DEFAULT_ROUTE } from '../../../config/paths';
 import { useProfile } from '../../../features/profile/api/get-profile';
 import { isLoggedIn } from '../../../shared/lib/session';
 import { FullScreenLoader } from '../../../shared/ui/full-screen-loader';
@@ -12,8 +12,8 @@ export function Component() {
   // Decided on arrival: when a session ends, the code ending it navigates (with its message)
   // before dropping the marker, and this route must not race it with a bare redirect.
   const [arrivedLoggedIn] = useState(isLoggedIn);
-  // Until the application pages support anonymous visitors (issue 4), they need an account.
-  if (!arrivedLoggedIn) return <Navigate to={PATHS.login} replace />;
+  // SPEC §2: only a submitted application has a completion page; a visitor has none.
+  if (!arrivedLoggedIn) return <Navigate to={DEFAULT_ROUTE} replace />;
   return <Completion />;
 }
 

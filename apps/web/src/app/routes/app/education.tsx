@@ -1,12 +1,10 @@
-import { PagePlaceholder } from '../../../features/profile/components/page-placeholder';
-import { useApplicationContext } from './application-root';
+import { ApplicationPage } from '../../../features/application/components/application-page';
 
 export function Component() {
-  const { profile } = useApplicationContext();
   return (
     <>
       <title>Your Academics | Undergraduate Application</title>
-      <PagePlaceholder title="Your Academics" profile={profile} />
+      <ApplicationPage pageId="education" />
     </>
   );
 }

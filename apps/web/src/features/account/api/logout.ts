@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import { isUnauthorizedError } from '../../../shared/api/errors';
 import { fetchJson } from '../../../shared/api/fetch-handler';
 import { leaveSession } from '../../../shared/lib/leave-session';
+import { runBeforeLeave } from '../../../shared/lib/before-leave';
 
 export function logOut(options: { sessionRedirect?: boolean } = {}): Promise<MessageResponse> {
   return fetchJson<MessageResponse>(API_ROUTES.logout, 'GET', undefined, options);
@@ -19,7 +20,11 @@ export function useLogout() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useMutation({
-    mutationFn: () => logOut(),
+    mutationFn: async () => {
+      // Text still being typed is saved before the session ends.
+      await runBeforeLeave();
+      return logOut();
+    },
     throwOnError: (error) => !isUnauthorizedError(error),
     onSuccess: (response) =>
       leaveSession(navigate, queryClient, {
@@ -36,7 +41,10 @@ export function useIdleLogout() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useMutation({
-    mutationFn: () => logOut({ sessionRedirect: false }),
+    mutationFn: async () => {
+      await runBeforeLeave();
+      return logOut({ sessionRedirect: false });
+    },
     onSettled: () => leaveSession(navigate, queryClient, { errorMessage: MESSAGES.idleLogout }),
   });
 }

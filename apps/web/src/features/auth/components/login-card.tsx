@@ -5,6 +5,7 @@ import { validateAuthForm, normalizeEmail } from '@admissions/form';
 import { readAuthLocationState, buildCarriedState } from '../../../shared/lib/auth-location-state';
 import { showErrorToast } from '../../../shared/ui/notify';
 import { useLogin } from '../api/login';
+import { saveCarriedAnswers } from '../api/save-carried-answers';
 import { useResendConfirmationCode } from '../api/resend-confirm';
 import { AuthCard } from './auth-card';
 import { renderFieldError } from './field-error';
@@ -31,7 +32,17 @@ export function LoginCard() {
     login.mutate(
       { username: normalizeEmail(username), password: form.values.password ?? '' },
       {
-        onSuccess: () => void navigate(DEFAULT_ROUTE, { state: buildCarriedState(answers) }),
+        onSuccess: () => {
+          // The answers typed before logging in are saved before the application loads them.
+          void saveCarriedAnswers(answers)
+            .catch((error: unknown) =>
+              showErrorToast(
+                'Login Card Error',
+                error instanceof Error ? error.message : 'Your answers could not be saved.',
+              ),
+            )
+            .finally(() => void navigate(DEFAULT_ROUTE, { state: buildCarriedState(answers) }));
+        },
         onError: (error) => showErrorToast('Login Card Error', error.message),
       },
     );

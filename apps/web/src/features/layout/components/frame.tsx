@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Header } from './header';
+import { DateAlert } from './date-alert';
 import { Footer } from './footer';
 import classes from './frame.module.css';
 
@@ -18,6 +19,7 @@ export function Frame({
       </a>
       <Header actions={headerActions} />
       <main id="main-content" tabIndex={-1} className={classes.main}>
+        <DateAlert />
         {children}
       </main>
       <Footer />

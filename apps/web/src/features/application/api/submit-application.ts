@@ -1,0 +1,8 @@
+import { API_ROUTES } from '@admissions/api-contract';
+import type { MessageResponse } from '@admissions/api-contract';
+import { fetchJson } from '../../../shared/api/fetch-handler';
+
+/** POST /api/submit: 200 with the success message, or a ServerError (422 when incomplete). */
+export function submitApplication(): Promise<MessageResponse> {
+  return fetchJson<MessageResponse>(API_ROUTES.submit, 'POST');
+}

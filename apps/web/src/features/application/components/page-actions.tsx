@@ -1,0 +1,85 @@
+import { useState } from 'react';
+import { Button } from '@mantine/core';
+import type { PageId } from '@admissions/form';
+import { PATHS } from '../../../config/paths';
+import { useApplication } from './application-provider';
+import { SaveStatus } from './save-status';
+import classes from './application-page.module.css';
+
+// SPEC §2 default sizes of the page action buttons.
+export const SAVE_BUTTON_SIZE = { w: '15rem', h: '3rem' } as const;
+export const SUBMIT_BUTTON_SIZE = { w: '10rem', h: '3rem' } as const;
+
+function useBusy() {
+  const [busy, setBusy] = useState(false);
+  const run = (work: () => Promise<void>) => {
+    if (busy) return;
+    setBusy(true);
+    void work().finally(() => setBusy(false));
+  };
+  return [busy, run] as const;
+}
+
+/** Saves, then moves to `target` (if any). */
+export function SaveButton({ target, label }: { target?: string; label: string }) {
+  const app = useApplication();
+  const [busy, run] = useBusy();
+  return (
+    <Button {...SAVE_BUTTON_SIZE} loading={busy} onClick={() => run(() => app.save(target))}>
+      {label}
+    </Button>
+  );
+}
+
+export function SubmitButton({ defaultRoute }: { defaultRoute?: string }) {
+  const app = useApplication();
+  const [busy, run] = useBusy();
+  return (
+    <Button
+      {...SUBMIT_BUTTON_SIZE}
+      loading={busy}
+      onClick={() => run(() => app.submit(defaultRoute))}
+    >
+      Submit
+    </Button>
+  );
+}
+
+/** The page-change button: like a step link, it saves, validates and moves on. */
+export function ValidateButton({ target, label }: { target: string; label: string }) {
+  const app = useApplication();
+  const [busy, run] = useBusy();
+  return (
+    <Button
+      variant="outline"
+      {...SAVE_BUTTON_SIZE}
+      loading={busy}
+      onClick={() => run(() => app.goToPage(target))}
+    >
+      {label}
+    </Button>
+  );
+}
+
+const NEXT: Readonly<Record<PageId, string | undefined>> = {
+  about: PATHS.education,
+  education: PATHS.finalSteps,
+  'final-steps': undefined,
+};
+
+export function PageActions({ pageId }: { pageId: PageId }) {
+  const next = NEXT[pageId];
+  return (
+    <div className={classes.actions}>
+      <SaveStatus />
+      {next ? (
+        <SaveButton target={next} label="Save and Continue" />
+      ) : (
+        <>
+          <SaveButton label="Save" />
+          <SubmitButton />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+import { DEFAULT_PARTNER, resolveText, type Question } from '@admissions/form';
+import { INPUT_REGISTRY } from '../inputs/registry';
+import { useApplication } from './application-provider';
+
+function isAlwaysRequired(question: Question): boolean {
+  return question.required !== undefined && question.required.when === undefined;
+}
+
+/** One question: its component from the registry, its value and its errors. */
+export function QuestionField({ question }: { question: Question }) {
+  const app = useApplication();
+  const Input = INPUT_REGISTRY[question.type];
+  const keys = [question.key, ...(question.yearKey ? [question.yearKey] : [])];
+  const messages = [...new Set(keys.flatMap((key) => app.errors[key] ?? []))];
+  return (
+    <Input
+      question={question}
+      id={question.key}
+      label={resolveText(question.label, DEFAULT_PARTNER)}
+      {...(question.help ? { help: resolveText(question.help, DEFAULT_PARTNER) } : {})}
+      value={app.answers[question.key] ?? ''}
+      answers={app.answers}
+      {...(messages.length > 0 ? { error: messages.join(' ') } : {})}
+      required={isAlwaysRequired(question)}
+      isLoggedIn={app.snapshot.is_logged_in}
+      onChange={app.setAnswer}
+      onCommit={app.commit}
+    />
+  );
+}

@@ -1,0 +1,68 @@
+import { Stack, Text, Title } from '@mantine/core';
+import {
+  APPLICATION_DEFINITION,
+  DEFAULT_PARTNER,
+  resolveText,
+  type Question,
+  type Section,
+  type TabGroup,
+} from '@admissions/form';
+import { useApplication } from './application-provider';
+import { QuestionField } from './question-field';
+import { TabGroupField } from './tab-group-field';
+import classes from './application-page.module.css';
+
+type Item =
+  | { kind: 'question'; question: Question }
+  | { kind: 'tabs'; group: TabGroup; questions: Question[] };
+
+/** Questions in order, a tab group's questions folded into one item where its first one stands. */
+function groupItems(questions: readonly Question[]): Item[] {
+  const items: Item[] = [];
+  for (const question of questions) {
+    const groupId = question.tab?.group;
+    const group = groupId
+      ? APPLICATION_DEFINITION.tabGroups.find((g) => g.id === groupId)
+      : undefined;
+    if (!group) {
+      items.push({ kind: 'question', question });
+      continue;
+    }
+    const existing = items.find((i) => i.kind === 'tabs' && i.group.id === group.id);
+    if (existing?.kind === 'tabs') existing.questions.push(question);
+    else items.push({ kind: 'tabs', group, questions: [question] });
+  }
+  return items;
+}
+
+export function SectionView({ section }: { section: Section }) {
+  const app = useApplication();
+  const items = groupItems(section.questions).filter((item) =>
+    item.kind === 'question'
+      ? app.visibleKeys.has(item.question.key)
+      : item.questions.some((q) => app.visibleKeys.has(q.key)),
+  );
+  if (items.length === 0) return null;
+  const headingId = `section-${section.id}`;
+  return (
+    <section aria-labelledby={headingId} className={classes.section}>
+      <Title order={2} id={headingId} className={classes.sectionTitle}>
+        {resolveText(section.title, DEFAULT_PARTNER)}
+      </Title>
+      {section.help && (
+        <Text size="sm" c="dimmed" mb="sm">
+          {resolveText(section.help, DEFAULT_PARTNER)}
+        </Text>
+      )}
+      <Stack gap="md">
+        {items.map((item) =>
+          item.kind === 'question' ? (
+            <QuestionField key={item.question.key} question={item.question} />
+          ) : (
+            <TabGroupField key={item.group.id} group={item.group} questions={item.questions} />
+          ),
+        )}
+      </Stack>
+    </section>
+  );
+}

@@ -1,0 +1,39 @@
+import { NavLink, useLocation } from 'react-router';
+import { APPLICATION_DEFINITION } from '@admissions/form';
+import { useApplication } from './application-provider';
+import classes from './step-nav.module.css';
+
+/** The three steps (SPEC §2): links replace the history entry; the current one is active. */
+export function StepNav() {
+  const app = useApplication();
+  const { pathname } = useLocation();
+  if (app.snapshot.is_service_user) return null;
+  return (
+    <nav aria-label="Application steps" className={classes.nav}>
+      <ol className={classes.list}>
+        {APPLICATION_DEFINITION.pages.map((page) => {
+          const to = `/${page.id}`;
+          return (
+            <li key={page.id} className={classes.item}>
+              <NavLink
+                to={to}
+                replace
+                className={({ isActive }) =>
+                  isActive ? `${classes.link} ${classes.active}` : classes.link
+                }
+                onClick={(event) => {
+                  // Saving, validating and the anonymous detour decide where the click leads.
+                  event.preventDefault();
+                  if (pathname !== to || !app.snapshot.is_logged_in) void app.goToPage(to);
+                }}
+              >
+                <span className={classes.step}>Step {page.step}</span>
+                <span>{page.title}</span>
+              </NavLink>
+            </li>
+          );
+        })}
+      </ol>
+    </nav>
+  );
+}

@@ -1,0 +1,19 @@
+import { API_ROUTES } from '@admissions/api-contract';
+import type { MessageResponse } from '@admissions/api-contract';
+import { isKnownAnswerKey } from '@admissions/form';
+import { fetchJson } from '../../../shared/api/fetch-handler';
+
+/**
+ * After login, what the visitor typed before having an account is saved (SPEC §1, §4). Keys the
+ * definition does not know (an old tab, a stale link) are left out rather than failing the save.
+ */
+export async function saveCarriedAnswers(
+  answers: Record<string, string> | undefined,
+): Promise<void> {
+  if (!answers) return;
+  const patch = Object.fromEntries(
+    Object.entries(answers).filter(([key, value]) => isKnownAnswerKey(key) && value !== ''),
+  );
+  if (Object.keys(patch).length === 0) return;
+  await fetchJson<MessageResponse>(API_ROUTES.answer, 'PUT', patch);
+}
