@@ -5,3 +5,4 @@ export * from './routes';
 export * from './messages';
 export * from './application';
 export * from './documents';
+export * from './lookup';

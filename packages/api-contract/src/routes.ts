@@ -17,6 +17,14 @@ export const API_ROUTES = {
   addAnother: '/api/add-another',
   tabs: '/api/tabs',
   temporaryAnswers: '/public/tmp',
+  presignedUrl: '/api/presigned-url',
+  /** GET status, POST start, DELETE forget; `:key` is a file question (`*_doc`). */
+  documentConversion: '/api/pdf/document-answer/:key',
+  documentAnswers: '/api/document-answer',
+  documentAnswer: '/api/document-answer/:key',
+  /** The local storage driver's presigned-POST endpoint (S3 returns its own URL instead). */
+  storageUpload: '/storage/upload',
+  lookupFind: '/lookup/find',
 } as const;
 
 /** The JavaScript-readable login marker (SPEC §6) starts with this; it carries no secret. */

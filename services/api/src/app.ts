@@ -23,6 +23,9 @@ import { createRequireSession } from './auth/require-session';
 import type { CookieSettings } from './auth/session-cookies';
 import { createApplicationService } from './application/application-service';
 import { applicationRoutes } from './application/application-routes';
+import { createAddressProvider } from './lookup/address-providers';
+import { createLookupService } from './lookup/lookup-service';
+import { lookupRoutes } from './lookup/lookup-routes';
 
 export interface AppDeps {
   config: Config;
@@ -111,6 +114,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     service: applicationService,
     requireSession,
   });
+  const lookupService = createLookupService({
+    database,
+    addressProvider: createAddressProvider(config.addressProvider, database),
+  });
+  await app.register(lookupRoutes, { config, service: lookupService });
   await registerSpa(app, config.webDist);
   return app;
 }

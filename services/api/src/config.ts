@@ -1,6 +1,7 @@
 // The only module that reads process.env: everything else receives a typed, validated Config.
 import path from 'node:path';
 import os from 'node:os';
+import { ADDRESS_PROVIDERS, type AddressProviderName } from './lookup/address-provider-names';
 
 export interface Config {
   port: number;
@@ -28,6 +29,10 @@ export interface Config {
   runWorkerInProcess: boolean;
   jobConcurrency: number;
   requestTimeoutMs: number;
+  /** Requests per minute per IP on GET /lookup/find (typed-as-you-go, so above the public limit). */
+  lookupRateLimit: number;
+  /** Where address completion comes from: the `zipcodes` package, the lookup_addresses table, or nothing. */
+  addressProvider: AddressProviderName;
 }
 
 export class ConfigError extends Error {
@@ -109,6 +114,12 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('LOGIN_MARKER_CLIENT_ID may contain only letters, digits, - and _');
   }
 
+  const rawAddressProvider = read('ADDRESS_PROVIDER') ?? 'zipcodes';
+  const addressProvider = ADDRESS_PROVIDERS.find((p) => p === rawAddressProvider);
+  if (!addressProvider) {
+    problems.push(`ADDRESS_PROVIDER must be one of ${ADDRESS_PROVIDERS.join(', ')}`);
+  }
+
   const config: Config = {
     port,
     host,
@@ -131,6 +142,8 @@ export function loadConfig(env: Env = process.env): Config {
     runWorkerInProcess: readBool('RUN_WORKER_IN_PROCESS', true),
     jobConcurrency: readInt('JOB_CONCURRENCY', Math.max(1, os.availableParallelism()), 1, 64),
     requestTimeoutMs: readInt('REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
+    lookupRateLimit: readInt('LOOKUP_RATE_LIMIT', 300, 1, 1_000_000),
+    addressProvider: addressProvider ?? 'zipcodes',
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

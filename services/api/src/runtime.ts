@@ -12,6 +12,7 @@ import { systemClock, type Clock } from './lib/clock';
 import { loadSecrets, type Secrets } from './lib/crypto';
 import { createMailer, type Mailer } from './mail/mailer';
 import { enqueueMail, startMailWorker } from './mail/mail-jobs';
+import { seedLookupSamples } from './lookup/lookup-import';
 import { buildApp } from './app';
 
 export interface Runtime {
@@ -51,6 +52,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     pglite: options.pglite,
   });
   await migrateDatabase(database);
+  await seedLookupSamples(database, logger);
   // Only a server that opened the embedded files itself shares them with the CLI.
   const stopSocket =
     database.pglite && !options.pglite && options.shareEmbeddedDatabase !== false

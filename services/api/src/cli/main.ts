@@ -19,6 +19,14 @@ import { loadSecrets } from '../lib/crypto';
 import { createMailer } from '../mail/mailer';
 import { startMailWorker } from '../mail/mail-jobs';
 import { loadPartner } from '../runtime';
+import { readFile } from 'node:fs/promises';
+import { isLookupCategory } from '@admissions/api-contract';
+import {
+  IMPORT_FORMATS,
+  ImportFormatError,
+  formatImportReport,
+  importLookupCsv,
+} from '../lookup/lookup-import';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -26,6 +34,9 @@ Commands:
   migrate                         apply pending database migrations
   worker                          run job workers (e-mail) until stopped
   dictionary [--format json|csv]  print the data dictionary of the application
+  lookup import --category hs_ceeb|college_ceeb|address --file list.csv [--dry-run]
+                                  upsert a school or address list by code; prints accepted and
+                                  rejected rows (exit code 3 when any row was rejected)
 
 Configuration comes from the same environment variables as the server (see README).`;
 
@@ -92,6 +103,42 @@ async function runDictionary(config: Config, args: string[]): Promise<void> {
   );
 }
 
+async function runLookup(config: Config, args: string[]): Promise<number> {
+  const [action, ...rest] = args;
+  if (action !== 'import') throw new UsageError(`Unknown lookup action.\n\n${USAGE}`);
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      category: { type: 'string' },
+      file: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
+    },
+  });
+  const category = values.category ?? '';
+  if (!isLookupCategory(category)) {
+    throw new UsageError('--category must be one of hs_ceeb, college_ceeb, address');
+  }
+  if (!values.file) throw new UsageError('--file is required (a CSV file)');
+  const csv = await readFile(values.file, 'utf8');
+  const dryRun = values['dry-run'] === true;
+  const database = await openCliDatabase(config);
+  try {
+    await migrateDatabase(database);
+    const report = await importLookupCsv(database, category, csv, { dryRun });
+    process.stdout.write(formatImportReport(report, dryRun));
+    return report.rejected.length > 0 ? 3 : 0;
+  } catch (error) {
+    if (error instanceof ImportFormatError) {
+      throw new UsageError(
+        `${error.message}\nColumns for ${category}: ${IMPORT_FORMATS[category].columns.join(',')}`,
+      );
+    }
+    throw error;
+  } finally {
+    await database.close();
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === 'help' || command === '--help') {
@@ -109,6 +156,8 @@ async function main(argv: string[]): Promise<number> {
     case 'dictionary':
       await runDictionary(config, rest);
       return 0;
+    case 'lookup':
+      return runLookup(config, rest);
     default:
       throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`);
   }

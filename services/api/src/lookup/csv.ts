@@ -1,0 +1,52 @@
+/** One parsed CSV record and the (1-based) line it starts on, for the import report. */
+export interface CsvRecord {
+  line: number;
+  fields: string[];
+}
+
+/**
+ * RFC 4180 CSV: commas, double-quoted fields with "" for a quote and line breaks inside quotes,
+ * CRLF or LF, an optional UTF-8 byte order mark. Blank lines are skipped.
+ */
+export function parseCsv(input: string): CsvRecord[] {
+  const text = input.startsWith('\uFEFF') ? input.slice(1) : input;
+  const records: CsvRecord[] = [];
+  let fields: string[] = [];
+  let field = '';
+  let quoted = false;
+  let line = 1;
+  let recordLine = 1;
+  const endRecord = () => {
+    fields.push(field);
+    if (!(fields.length === 1 && fields[0] === '')) records.push({ line: recordLine, fields });
+    fields = [];
+    field = '';
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"') {
+        if (text[i + 1] === '"') {
+          field += '"';
+          i++;
+        } else quoted = false;
+      } else {
+        if (c === '\n') line++;
+        field += c;
+      }
+      continue;
+    }
+    if (c === '"' && field === '') quoted = true;
+    else if (c === ',') {
+      fields.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      endRecord();
+      line++;
+      recordLine = line;
+    } else field += c;
+  }
+  if (field !== '' || fields.length > 0) endRecord();
+  return records;
+}
