@@ -93,7 +93,7 @@ describe('the account popover', () => {
         },
       },
     });
-    const { user, router, queryClient } = renderApp({ path: '/about' });
+    const { user, router, queryClient } = renderApp({ path: '/final-steps' });
     await user.click(await screen.findByRole('button', { name: /Account/ }));
     expect(await screen.findByTestId('account-username')).toHaveTextContent('student@example.edu');
     await user.click(screen.getByRole('button', { name: 'Log Out' }));
@@ -111,7 +111,7 @@ describe('the account popover', () => {
       'GET /api/profile': { body: PROFILE },
       'GET /api/logout': { status: 401, body: { message: 'Unauthorized' } },
     });
-    const { user } = renderApp({ path: '/about' });
+    const { user } = renderApp({ path: '/final-steps' });
     await user.click(await screen.findByRole('button', { name: /Account/ }));
     await user.click(await screen.findByRole('button', { name: 'Log Out' }));
     expect(await screen.findByTestId('error-message')).toHaveTextContent(MESSAGES.sessionInvalid);
@@ -124,7 +124,7 @@ describe('the account popover', () => {
       'GET /api/profile': { body: PROFILE },
       'GET /api/logout': { status: 500, body: { message: 'boom' } },
     });
-    const { user } = renderApp({ path: '/about' });
+    const { user } = renderApp({ path: '/final-steps' });
     await user.click(await screen.findByRole('button', { name: /Account/ }));
     await user.click(await screen.findByRole('button', { name: 'Log Out' }));
     expect(await screen.findByText(ERROR_SCREEN_TITLE)).toBeInTheDocument();

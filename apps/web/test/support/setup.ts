@@ -21,6 +21,12 @@ Object.defineProperty(window, 'matchMedia', {
   }),
 });
 
+// Mantine's autosizing text area listens for web fonts loading; jsdom has no FontFaceSet.
+Object.defineProperty(document, 'fonts', {
+  configurable: true,
+  value: { addEventListener: () => {}, removeEventListener: () => {}, ready: Promise.resolve() },
+});
+
 class ResizeObserver {
   observe() {}
   unobserve() {}
