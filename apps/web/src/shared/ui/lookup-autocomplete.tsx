@@ -1,0 +1,136 @@
+import { useEffect, useRef, useState } from 'react';
+import { Combobox, Loader, TextInput, useCombobox } from '@mantine/core';
+import type { LookupCategory, LookupItem, LookupRecord } from '@admissions/api-contract';
+import { fetchLookupItems, fetchLookupRecord } from '../api/lookup';
+
+// SPEC §9: debounce 200 ms, at most 500 ms between searches while typing goes on.
+const DEBOUNCE_MS = 200;
+const MAX_WAIT_MS = 500;
+const FREE_TEXT = '\u0000free-text';
+
+export interface LookupAutocompleteProps {
+  category: LookupCategory;
+  label: string;
+  /** The question's answer (the school name or the first address line). */
+  value: string;
+  /** Every typed change and the "Use: …" choice: free text, no record. */
+  onChange: (text: string) => void;
+  /**
+   * A suggestion was picked: the record fills the companion fields (CEEB code, city, state, …).
+   * `record` is null when fetching it failed; the picked label is kept as the answer then.
+   */
+  onSelect: (selection: { label: string; record: LookupRecord | null }) => void;
+  error?: string;
+  required?: boolean;
+  disabled?: boolean;
+  maxLength?: number;
+  description?: string;
+}
+
+/** Calls `run` 200 ms after the last change, but no later than 500 ms after the first one. */
+function useDebouncedSearch(text: string, run: (text: string) => void): void {
+  const firstChange = useRef<number | null>(null);
+  const runRef = useRef(run);
+  useEffect(() => {
+    runRef.current = run;
+  });
+  useEffect(() => {
+    const now = Date.now();
+    firstChange.current ??= now;
+    const wait = Math.min(DEBOUNCE_MS, Math.max(0, firstChange.current + MAX_WAIT_MS - now));
+    const timer = setTimeout(() => {
+      firstChange.current = null;
+      runRef.current(text);
+    }, wait);
+    return () => clearTimeout(timer);
+  }, [text]);
+}
+
+export function LookupAutocomplete(props: LookupAutocompleteProps) {
+  const { category, label, value, onChange, onSelect } = props;
+  const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
+  const [query, setQuery] = useState<string | null>(null);
+  const [items, setItems] = useState<LookupItem[]>([]);
+  const [loading, setLoading] = useState(false);
+  const latest = useRef(0);
+
+  useDebouncedSearch(query ?? '', (text) => {
+    if (query === null) return;
+    const request = ++latest.current;
+    if (text.trim() === '') {
+      setItems([]);
+      setLoading(false);
+      return;
+    }
+    setLoading(true);
+    void fetchLookupItems(category, text).then((found) => {
+      if (request !== latest.current) return;
+      setItems(found);
+      setLoading(false);
+    });
+  });
+
+  const typed = value.trim();
+  const offerFreeText = typed !== '' && !items.some((i) => i.text === typed);
+
+  const choose = (optionValue: string) => {
+    combobox.closeDropdown();
+    if (optionValue === FREE_TEXT) {
+      onChange(typed);
+      return;
+    }
+    const item = items.find((i) => i.id === optionValue);
+    if (!item) return;
+    onChange(item.text);
+    void fetchLookupRecord(category, item.id).then((record) =>
+      onSelect({ label: item.text, record }),
+    );
+  };
+
+  return (
+    <Combobox store={combobox} onOptionSubmit={choose} withinPortal={false}>
+      <Combobox.Target>
+        <TextInput
+          label={label}
+          description={props.description}
+          value={value}
+          error={props.error}
+          required={props.required}
+          disabled={props.disabled}
+          maxLength={props.maxLength}
+          autoComplete="off"
+          rightSection={loading ? <Loader size={16} aria-label="Loading..." /> : null}
+          onChange={(event) => {
+            onChange(event.currentTarget.value);
+            setQuery(event.currentTarget.value);
+            combobox.openDropdown();
+            combobox.updateSelectedOptionIndex();
+          }}
+          onClick={() => combobox.openDropdown()}
+          onFocus={() => combobox.openDropdown()}
+          onBlur={() => combobox.closeDropdown()}
+        />
+      </Combobox.Target>
+      <Combobox.Dropdown hidden={typed === ''}>
+        <Combobox.Options>
+          {loading ? (
+            <Combobox.Empty>Loading...</Combobox.Empty>
+          ) : (
+            <>
+              {items.map((item) => (
+                <Combobox.Option value={item.id} key={item.id}>
+                  <div>{item.text}</div>
+                  {item.sub_text ? <div style={{ fontSize: '0.85em' }}>{item.sub_text}</div> : null}
+                </Combobox.Option>
+              ))}
+              {items.length === 0 ? <Combobox.Empty>No options</Combobox.Empty> : null}
+              {offerFreeText ? (
+                <Combobox.Option value={FREE_TEXT}>{`Use: ${typed}`}</Combobox.Option>
+              ) : null}
+            </>
+          )}
+        </Combobox.Options>
+      </Combobox.Dropdown>
+    </Combobox>
+  );
+}
