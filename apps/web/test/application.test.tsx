@@ -154,6 +154,15 @@ describe('conditional sections and answers', () => {
       }),
     );
     expect(screen.queryByDisplayValue('A parking fine')).not.toBeInTheDocument();
+    // A question that appears is announced.
+    const suspended = screen.getAllByRole('radiogroup')[1];
+    if (!suspended) throw new Error('no second radio group');
+    await user.click(within(suspended).getByRole('radio', { name: 'Yes' }));
+    await waitFor(() =>
+      expect(
+        screen.getAllByRole('status').some((el) => /New questions appeared: /.test(el.textContent)),
+      ).toBe(true),
+    );
   });
 
   it('tells an anonymous visitor that uploads need an account', async () => {

@@ -4,6 +4,8 @@ import { Button, Group, Title, VisuallyHidden } from '@mantine/core';
 import {
   APPLICATION_DEFINITION,
   countRepeatBlocks,
+  DEFAULT_PARTNER,
+  resolveText,
   type PageId,
   type RepeatGroup,
   type Section,
@@ -17,44 +19,74 @@ function findGroup(id: string): RepeatGroup | undefined {
   return APPLICATION_DEFINITION.repeatGroups.find((g) => g.id === id);
 }
 
-/** Section ids on screen: conditional sections that appear are announced. */
-function useAnnouncedSections(sections: readonly Section[], visibleKeys: ReadonlySet<string>) {
-  const shown = sections.filter((s) => s.questions.some((q) => visibleKeys.has(q.key)));
-  const ids = shown.map((s) => s.id).join(',');
-  const previous = useRef<Set<string> | null>(null);
-  const [message, setMessage] = useState('');
-  useEffect(() => {
-    const now = new Set(ids ? ids.split(',') : []);
-    if (previous.current) {
-      const appeared = sections.filter((s) => now.has(s.id) && !previous.current?.has(s.id));
-      if (appeared.length > 0) {
-        setMessage(`New questions appeared: ${appeared.map((s) => s.title).join(', ')}.`);
-      }
+/**
+ * Conditional questions and sections that appear are announced politely (WCAG 4.1.3): a new
+ * section by its title, a new question inside a section already shown by its label.
+ */
+function useAnnouncedQuestions(sections: readonly Section[], visibleKeys: ReadonlySet<string>) {
+  const signature = sections
+    .flatMap((s) =>
+      s.questions.filter((q) => visibleKeys.has(q.key)).map((q) => `${s.id}/${q.key}`),
+    )
+    .join(',');
+  // React's "information from previous renders" pattern: compare with the last signature.
+  const [tracked, setTracked] = useState({ signature, message: '' });
+  if (tracked.signature !== signature) {
+    const message = describeAppeared(sections, tracked.signature, signature);
+    setTracked({ signature, message: message || tracked.message });
+  }
+  return tracked.message;
+}
+
+function describeAppeared(sections: readonly Section[], before: string, after: string): string {
+  const was = new Set(before ? before.split(',') : []);
+  const now = new Set(after ? after.split(',') : []);
+  const sectionShown = (set: Set<string>, id: string) =>
+    [...set].some((entry) => entry.startsWith(`${id}/`));
+  const parts: string[] = [];
+  for (const section of sections) {
+    if (!sectionShown(now, section.id)) continue;
+    if (!sectionShown(was, section.id)) {
+      parts.push(`${section.title} section`);
+      continue;
     }
-    previous.current = now;
-  }, [ids, sections]);
-  return message;
+    for (const question of section.questions) {
+      const entry = `${section.id}/${question.key}`;
+      if (now.has(entry) && !was.has(entry))
+        parts.push(resolveText(question.label, DEFAULT_PARTNER));
+    }
+  }
+  return parts.length > 0 ? `New questions appeared: ${parts.join('; ')}.` : '';
 }
 
 /** Summary links `{page}#{questionKey}` land here: bring the question into view and focus it. */
-function useFocusHash() {
+function useFocusHash(heading: React.RefObject<HTMLHeadingElement | null>) {
   const { hash, key } = useLocation();
   useEffect(() => {
-    if (!hash) return;
+    if (!hash) {
+      // After moving between steps, start screen-reader and keyboard users at the page title.
+      if (key !== 'default') heading.current?.focus({ preventScroll: true });
+      return;
+    }
     const id = decodeURIComponent(hash.slice(1));
     const target = document.getElementById(id);
     if (!target) return;
+    // A wrapper (the lookup widget) carries the id: focus the field inside it.
+    const field = target.matches('input, select, textarea')
+      ? target
+      : (target.querySelector<HTMLElement>('input, select, textarea') ?? target);
     target.scrollIntoView({ block: 'center' });
-    target.focus({ preventScroll: true });
-  }, [hash, key]);
+    field.focus({ preventScroll: true });
+  }, [hash, key, heading]);
 }
 
 /** One step of the application, rendered from the definition. */
 export function ApplicationPage({ pageId }: { pageId: PageId }) {
   const app = useApplication();
   const page = APPLICATION_DEFINITION.pages.find((p) => p.id === pageId);
-  const announcement = useAnnouncedSections(page?.sections ?? [], app.visibleKeys);
-  useFocusHash();
+  const announcement = useAnnouncedQuestions(page?.sections ?? [], app.visibleKeys);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useFocusHash(heading);
   if (!page) return null;
 
   const errorKeys = Object.keys(app.errors);
@@ -75,7 +107,7 @@ export function ApplicationPage({ pageId }: { pageId: PageId }) {
 
   return (
     <div className={classes.page}>
-      <Title order={1} className={classes.pageTitle}>
+      <Title order={1} className={classes.pageTitle} ref={heading} tabIndex={-1}>
         {page.title}
       </Title>
       <VisuallyHidden aria-live="polite" role="status">

@@ -1,8 +1,8 @@
 import { CheckboxField, MonthYearField, RadioField, SelectField } from './choice-inputs';
 import { FileField } from './file-field';
 import type { InputRegistry } from './input-props';
+import { AutocompleteField } from './autocomplete-field';
 import {
-  AutocompleteField,
   DateField,
   PasswordField,
   PhoneField,

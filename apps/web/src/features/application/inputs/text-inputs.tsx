@@ -107,15 +107,3 @@ export function SsnField(props: InputProps) {
     />
   );
 }
-
-/** Until the lookup widget lands, the school or address is typed as free text. */
-export function AutocompleteField(props: InputProps) {
-  return (
-    <TextInput
-      {...common(props)}
-      maxLength={limitOf(props)}
-      autoComplete="off"
-      onChange={(e) => props.onChange(props.question.key, e.currentTarget.value, 'typing')}
-    />
-  );
-}

@@ -1,0 +1,137 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { MESSAGES } from '@admissions/api-contract';
+import type { ProfileResponse } from '@admissions/api-contract';
+import { mapLookupRecord } from '../src/features/application/inputs/autocomplete-field';
+import { MARKER_COOKIE, setLoginMarker, stubFetch, type RecordedCall } from './support/fetch-stub';
+import { PROFILE } from './support/profile';
+import { renderApp } from './support/render-app';
+
+const SLOW = { timeout: 8000 };
+const started = [{ web_status: 'started' }];
+
+function profile(change: Partial<ProfileResponse>): ProfileResponse {
+  return { ...PROFILE, web_status: started, ...change };
+}
+
+const callsTo = (calls: RecordedCall[], method: string, url: string) =>
+  calls.filter((c) => c.method === method && c.url.startsWith(url)).map((c) => c.body);
+
+const SCHOOL = {
+  id: '142310',
+  name: 'Springfield High School',
+  ceeb: '142310',
+  address_line_1: '101 School Road',
+  city: 'Springfield',
+  state: 'IL',
+  state_desc: 'Illinois',
+  zip: '62702',
+  country: 'USA',
+  country_desc: 'United States of America',
+};
+
+describe('the lookup autocomplete', () => {
+  it('maps a school record onto the block’s answers, country before state', () => {
+    expect(mapLookupRecord('hs_2_name', 'hs_2_ceeb', SCHOOL)).toEqual([
+      ['hs_2_name', 'Springfield High School'],
+      ['hs_2_ceeb', '142310'],
+      ['hs_2_address_line_1', '101 School Road'],
+      ['hs_2_city', 'Springfield'],
+      ['hs_2_country', 'USA'],
+      ['hs_2_state', 'IL'],
+      ['hs_2_zip', '62702'],
+    ]);
+  });
+
+  it('fills the school and its address from a picked suggestion', async () => {
+    stubFetch({
+      'GET /lookup/find': (call) => ({
+        body: call.url.includes('id=')
+          ? SCHOOL
+          : [{ id: '142310', text: 'Springfield High School', sub_text: 'Springfield, IL' }],
+      }),
+    });
+    const { user } = renderApp({ path: '/education' });
+    const search = await screen.findByRole('textbox', { name: 'Search for Your School' }, SLOW);
+    await user.type(search, 'Spring');
+    await user.click(await screen.findByText('Springfield High School', undefined, SLOW));
+    await waitFor(() =>
+      expect(document.querySelector<HTMLInputElement>('#hs_city')?.value).toBe('Springfield'),
+    );
+    expect(document.querySelector<HTMLSelectElement>('#hs_state')?.value).toBe('IL');
+    expect(search).toHaveValue('Springfield High School');
+  });
+});
+
+describe('add-another and tabs', () => {
+  it('adds a high school block for a logged-in applicant and stores the count', async () => {
+    setLoginMarker();
+    const { calls } = stubFetch({
+      'GET /api/profile': { body: profile({}) },
+      'PUT /api/add-another': { body: { message: 'Saved.' } },
+    });
+    const { user } = renderApp({ path: '/education' });
+    const add = await screen.findByRole('button', { name: 'Add Another High School' }, SLOW);
+    const before = screen.getAllByRole('textbox', { name: 'Search for Your School' }).length;
+    await user.click(add);
+    await waitFor(() =>
+      expect(screen.getAllByRole('textbox', { name: 'Search for Your School' })).toHaveLength(
+        before + 1,
+      ),
+    );
+    expect(callsTo(calls, 'PUT', '/api/add-another')).toEqual([
+      { button_id: 'high_schools', num_components: 2 },
+    ]);
+  });
+
+  it('switches a statement to the essay tab, with its counter', async () => {
+    setLoginMarker();
+    const { calls } = stubFetch({
+      'GET /api/profile': { body: profile({}) },
+      'PUT /api/tabs': { body: { message: 'Saved.' } },
+    });
+    const { user } = renderApp({ path: '/education' });
+    const tabs = await screen.findAllByRole('tab', { name: 'Type Your Response' }, SLOW);
+    await user.click(tabs[tabs.length - 1] as HTMLElement);
+    expect(callsTo(calls, 'PUT', '/api/tabs')).toEqual([
+      { tab_id: 'personal_statement', chosen_tab: 'essay' },
+    ]);
+    const panel = await screen.findByRole('tabpanel');
+    expect(within(panel).getByText('Character count: 0 / 7000')).toBeInTheDocument();
+  });
+});
+
+describe('leaving with unsaved text', () => {
+  it('saves what is being typed before the idle logout', async () => {
+    setLoginMarker();
+    const order: string[] = [];
+    stubFetch({
+      'GET /api/profile': {
+        body: profile({ answer: { conviction: 'Y', conviction_desc: 'Yes' } }),
+      },
+      'PUT /api/answer': (call) => {
+        order.push(`answer ${JSON.stringify(call.body)}`);
+        return { body: { message: MESSAGES.answersSaved } };
+      },
+      'GET /api/logout': () => {
+        order.push('logout');
+        return {
+          body: { message: MESSAGES.loggedOut },
+          effect: () => {
+            document.cookie = `${MARKER_COOKIE}=; Max-Age=0; Path=/`;
+          },
+        };
+      },
+    });
+    const { user } = renderApp({
+      path: '/final-steps',
+      idleConfig: { timeoutMs: 1200, warningMs: 200, tickMs: 20 },
+    });
+    const comment = await screen.findByRole('textbox', {}, SLOW);
+    await user.type(comment, 'Late');
+    expect(await screen.findByTestId('error-message', undefined, SLOW)).toHaveTextContent(
+      MESSAGES.idleLogout,
+    );
+    expect(order).toEqual(['answer {"conviction_comment":"Late"}', 'logout']);
+  });
+});
