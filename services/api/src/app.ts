@@ -23,6 +23,12 @@ import { createRequireSession } from './auth/require-session';
 import type { CookieSettings } from './auth/session-cookies';
 import { createApplicationService } from './application/application-service';
 import { applicationRoutes } from './application/application-routes';
+import type { StorageDriver } from './storage/storage-driver';
+import { localUploadRoute } from './storage/local-upload-route';
+import type { LocalStorage } from './storage/local-storage';
+import type { ConversionJob } from './documents/conversion-jobs';
+import { createDocumentService } from './documents/document-service';
+import { documentRoutes } from './documents/document-routes';
 import { createAddressProvider } from './lookup/address-providers';
 import { createLookupService } from './lookup/lookup-service';
 import { lookupRoutes } from './lookup/lookup-routes';
@@ -36,6 +42,10 @@ export interface AppDeps {
   logger: Logger;
   /** Queues an e-mail; the worker sends it, so a slow mail server never blocks a request. */
   sendMail: (message: MailMessage) => Promise<void>;
+  /** Uploaded files and converted PDFs (local disk or S3). */
+  storage: StorageDriver;
+  /** Queues a document conversion for the worker. */
+  enqueueConversion: (job: ConversionJob) => Promise<void>;
 }
 
 /** The HTTP application, without listening: main.ts serves it, tests inject into it. */
@@ -108,12 +118,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     partner: deps.partner,
     sendMail: deps.sendMail,
   });
+  const documentService = createDocumentService({
+    db: database.db,
+    storage: deps.storage,
+    clock,
+    logger,
+    enqueue: deps.enqueueConversion,
+    conversionTimeoutMs: config.conversionTimeoutMs,
+  });
   await app.register(applicationRoutes, {
     config,
     db: database.db,
     service: applicationService,
     requireSession,
+    documents: documentService,
   });
+  await app.register(documentRoutes, { service: documentService, requireSession });
+  if (deps.storage.kind === 'local') {
+    await app.register(localUploadRoute, { storage: deps.storage as LocalStorage });
+  }
   const lookupService = createLookupService({
     database,
     addressProvider: createAddressProvider(config.addressProvider, database),

@@ -29,6 +29,23 @@ export interface Config {
   runWorkerInProcess: boolean;
   jobConcurrency: number;
   requestTimeoutMs: number;
+  /** S3-compatible storage when S3_BUCKET is set; otherwise local disk under dataDir/blobs. */
+  s3: {
+    bucket: string;
+    endpoint: string | null;
+    region: string;
+    accessKeyId: string | null;
+    secretAccessKey: string | null;
+    forcePathStyle: boolean;
+  } | null;
+  /** Hard limit of one document conversion; LibreOffice is killed and replaced past it. */
+  conversionTimeoutMs: number;
+  /** Warm LibreOffice processes per worker process (one conversion at a time each). */
+  officePoolSize: number;
+  /** A LibreOffice process is replaced after this many conversions. */
+  officeRecycleAfter: number;
+  /** Conversion jobs one worker process runs at once. */
+  conversionConcurrency: number;
   /** Requests per minute per IP on GET /lookup/find (typed-as-you-go, so above the public limit). */
   lookupRateLimit: number;
   /** Where address completion comes from: the `zipcodes` package, the lookup_addresses table, or nothing. */
@@ -120,6 +137,21 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`ADDRESS_PROVIDER must be one of ${ADDRESS_PROVIDERS.join(', ')}`);
   }
 
+  const s3Bucket = read('S3_BUCKET');
+  const s3Endpoint = readUrl('S3_ENDPOINT', ['http:', 'https:']);
+  const s3 = s3Bucket
+    ? {
+        bucket: s3Bucket,
+        endpoint: s3Endpoint,
+        region: read('S3_REGION') ?? 'us-east-1',
+        accessKeyId: read('S3_ACCESS_KEY_ID') ?? null,
+        secretAccessKey: read('S3_SECRET_ACCESS_KEY') ?? null,
+        forcePathStyle: readBool('S3_FORCE_PATH_STYLE', s3Endpoint !== null),
+      }
+    : null;
+  if (!s3Bucket && s3Endpoint) problems.push('S3_ENDPOINT is set but S3_BUCKET is not');
+  const cores = Math.max(1, os.availableParallelism());
+
   const config: Config = {
     port,
     host,
@@ -142,6 +174,11 @@ export function loadConfig(env: Env = process.env): Config {
     runWorkerInProcess: readBool('RUN_WORKER_IN_PROCESS', true),
     jobConcurrency: readInt('JOB_CONCURRENCY', Math.max(1, os.availableParallelism()), 1, 64),
     requestTimeoutMs: readInt('REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
+    s3,
+    conversionTimeoutMs: readInt('CONVERSION_TIMEOUT_MS', 60_000, 500, 600_000),
+    officePoolSize: readInt('OFFICE_POOL_SIZE', cores, 1, 32),
+    officeRecycleAfter: readInt('OFFICE_RECYCLE_AFTER', 200, 1, 100_000),
+    conversionConcurrency: readInt('CONVERSION_CONCURRENCY', cores, 1, 64),
     lookupRateLimit: readInt('LOOKUP_RATE_LIMIT', 300, 1, 1_000_000),
     addressProvider: addressProvider ?? 'zipcodes',
   };

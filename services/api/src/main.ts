@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
-  const runtime = await startRuntime(config, { logger });
+  const runtime = await startRuntime(config, { logger, warmConversionPool: true });
   await runtime.app.listen({ port: config.port, host: config.host });
 
   let stopping = false;

@@ -13,6 +13,10 @@ import { loadSecrets, type Secrets } from './lib/crypto';
 import { createMailer, type Mailer } from './mail/mailer';
 import { enqueueMail, startMailWorker } from './mail/mail-jobs';
 import { seedLookupSamples } from './lookup/lookup-import';
+import { createStorage } from './storage/create-storage';
+import type { StorageDriver } from './storage/storage-driver';
+import { enqueueConversion } from './documents/conversion-jobs';
+import { startConversionRuntime, type ConversionRuntime } from './documents/conversion-runtime';
 import { buildApp } from './app';
 
 export interface Runtime {
@@ -22,6 +26,9 @@ export interface Runtime {
   secrets: Secrets;
   partner: PartnerConfig;
   mailer: Mailer;
+  storage: StorageDriver;
+  /** The in-process conversion worker and its LibreOffice pool (absent with RUN_WORKER_IN_PROCESS=false). */
+  conversion?: ConversionRuntime;
   close(): Promise<void>;
 }
 
@@ -32,6 +39,8 @@ export interface RuntimeOptions {
   pglite?: PGlite;
   /** The CLI itself opens the files and must not offer them to others. */
   shareEmbeddedDatabase?: boolean;
+  /** Start LibreOffice at boot (the server does; tests leave it to the first conversion). */
+  warmConversionPool?: boolean;
 }
 
 export async function loadPartner(config: Config): Promise<PartnerConfig> {
@@ -68,6 +77,18 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
   if (config.runWorkerInProcess) {
     await startMailWorker(queue, secrets.encryptionKey, mailer, logger);
   }
+  const storage = createStorage(config, secrets.hmacKey, clock);
+  const conversion = config.runWorkerInProcess
+    ? await startConversionRuntime({
+        config,
+        db: database.db,
+        queue,
+        storage,
+        clock,
+        logger,
+        warm: options.warmConversionPool === true,
+      })
+    : undefined;
   const app = await buildApp({
     config,
     database,
@@ -76,6 +97,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     clock,
     logger,
     sendMail: (message) => enqueueMail(queue, secrets.encryptionKey, message),
+    storage,
+    enqueueConversion: (job) => enqueueConversion(queue, job),
   });
   return {
     app,
@@ -84,9 +107,13 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     secrets,
     partner,
     mailer,
+    storage,
+    conversion,
     async close() {
       await app.close();
+      await conversion?.stop();
       await queue.stop({ graceful: true, wait: true, timeout: 10_000 });
+      await storage.close();
       mailer.close();
       await stopSocket?.();
       await database.close();

@@ -25,12 +25,15 @@ import { successfulLogins } from '../db/schema';
 import { currentUser, type RequireSession } from '../auth/require-session';
 import { publicRouteLimit } from '../http/security';
 import type { ApplicationService } from './application-service';
+import type { DocumentService } from '../documents/document-service';
 
 export interface ApplicationRouteOptions {
   config: Config;
   db: Db;
   service: ApplicationService;
   requireSession: RequireSession;
+  /** Converted documents (profile's document_answer) and the file side of tab switches. */
+  documents?: Pick<DocumentService, 'readDocumentAnswers' | 'prepareTabSwitch' | 'finishTabSwitch'>;
 }
 
 const sessionErrors = { 401: ErrorResponse, ...commonErrors };
@@ -61,7 +64,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<ApplicationRouteOption
         .orderBy(asc(successfulLogins.at));
       return {
         answer: profile.answer,
-        document_answer: {},
+        document_answer: (await options.documents?.readDocumentAnswers(user.userId)) ?? {},
         username: user.email,
         last_page: profile.lastPage,
         successful_login: logins.map((l) => l.at.toISOString()),
@@ -185,7 +188,11 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<ApplicationRouteOption
     },
     handler: async (request) => {
       const { tab_id, chosen_tab } = request.body;
-      await service.chooseTab(currentUser(request).userId, tab_id, chosen_tab);
+      const { userId } = currentUser(request);
+      // SPEC §4: refused while the tab's file is converting; the file of the tab left is deleted.
+      const files = (await options.documents?.prepareTabSwitch(userId, tab_id, chosen_tab)) ?? [];
+      await service.chooseTab(userId, tab_id, chosen_tab);
+      await options.documents?.finishTabSwitch(userId, files);
       return saved;
     },
   });

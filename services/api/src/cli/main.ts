@@ -19,6 +19,9 @@ import { loadSecrets } from '../lib/crypto';
 import { createMailer } from '../mail/mailer';
 import { startMailWorker } from '../mail/mail-jobs';
 import { loadPartner } from '../runtime';
+import { systemClock } from '../lib/clock';
+import { createStorage } from '../storage/create-storage';
+import { startConversionRuntime } from '../documents/conversion-runtime';
 import { readFile } from 'node:fs/promises';
 import { isLookupCategory } from '@admissions/api-contract';
 import {
@@ -32,7 +35,7 @@ const USAGE = `Usage: npm run cli -- <command> [options]
 
 Commands:
   migrate                         apply pending database migrations
-  worker                          run job workers (e-mail) until stopped
+  worker                          run job workers (e-mail, document conversion) until stopped
   dictionary [--format json|csv]  print the data dictionary of the application
   lookup import --category hs_ceeb|college_ceeb|address --file list.csv [--dry-run]
                                   upsert a school or address list by code; prints accepted and
@@ -79,9 +82,21 @@ async function runWorker(config: Config): Promise<void> {
     logger,
   });
   await startMailWorker(queue, secrets.encryptionKey, mailer, logger);
+  // Shares the server's storage: S3, or DATA_DIR/blobs on the same machine.
+  const storage = createStorage(config, secrets.hmacKey, systemClock);
+  const conversion = await startConversionRuntime({
+    config,
+    db: database.db,
+    queue,
+    storage,
+    clock: systemClock,
+    logger,
+    warm: true,
+  });
   logger.info('worker started');
   const stop = async () => {
     logger.info('worker stopping');
+    await conversion.stop();
     await queue.stop({ graceful: true, wait: true, timeout: 30_000 });
     mailer.close();
     await database.close();

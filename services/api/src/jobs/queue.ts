@@ -4,6 +4,7 @@ import type { Database } from '../db/connect';
 
 export const QUEUES = {
   sendEmail: 'send-email',
+  convertDocument: 'convert-document',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -33,6 +34,15 @@ export async function startJobQueue(database: Database, logger: Logger): Promise
       retryDelay: 5,
       retryBackoff: true,
       expireInSeconds: 120,
+    });
+    // Two retries, for infrastructure failures only (a bad document completes as FAILED). The
+    // worker's own time-out kills LibreOffice long before pg-boss's expiry.
+    await boss.createQueue(QUEUES.convertDocument, {
+      name: QUEUES.convertDocument,
+      retryLimit: 2,
+      retryDelay: 2,
+      retryBackoff: true,
+      expireInSeconds: 15 * 60,
     });
   });
   return boss;

@@ -1,0 +1,125 @@
+// Local-disk storage under DATA_DIR/blobs. The API itself plays the part of S3's POST endpoint
+// (local-upload-route.ts), so uploads carry a signed policy exactly like a presigned POST.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { API_ROUTES } from '@admissions/api-contract';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Clock } from '../lib/clock';
+import {
+  isValidStorageKey,
+  StoredObjectTooLargeError,
+  type StorageDriver,
+  type UploadPolicy,
+} from './storage-driver';
+
+export const LOCAL_UPLOAD_PATH = API_ROUTES.storageUpload;
+
+/** The signed part of a local presigned POST. */
+export interface LocalPolicy {
+  key: string;
+  minBytes: number;
+  maxBytes: number;
+  /** Issued and expiry times, epoch seconds. */
+  iat: number;
+  exp: number;
+}
+
+export type PolicyProblem = 'signature' | 'expired' | 'key' | 'malformed';
+
+export interface LocalStorage extends StorageDriver {
+  readonly kind: 'local';
+  readonly root: string;
+  /** Checks the policy and signature fields of an upload against the key it is for. */
+  verifyPolicy(
+    fields: Record<string, string>,
+  ): { policy: LocalPolicy } | { problem: PolicyProblem };
+  /** Stores an upload that was streamed to `tempFile` (renamed into place). */
+  commitUpload(key: string, tempFile: string): Promise<void>;
+  tempDir(): Promise<string>;
+}
+
+export function createLocalStorage(options: {
+  dataDir: string;
+  signingKey: Buffer;
+  clock: Clock;
+}): LocalStorage {
+  const root = path.join(options.dataDir, 'blobs');
+  const key = createHmac('sha256', options.signingKey).update('storage-policy-v1').digest();
+  const sign = (policy: string) => createHmac('sha256', key).update(policy).digest('base64url');
+  const fileOf = (storageKey: string) => {
+    if (!isValidStorageKey(storageKey)) throw new Error('invalid storage key');
+    return path.join(root, storageKey);
+  };
+
+  return {
+    kind: 'local',
+    root,
+    async presignPost(storageKey: string, policy: UploadPolicy) {
+      const now = Math.floor(options.clock.now().getTime() / 1000);
+      const signed: LocalPolicy = {
+        key: storageKey,
+        minBytes: policy.minBytes,
+        maxBytes: policy.maxBytes,
+        iat: now,
+        exp: now + policy.expiresInSeconds,
+      };
+      const encoded = Buffer.from(JSON.stringify(signed)).toString('base64url');
+      return {
+        url: LOCAL_UPLOAD_PATH,
+        fields: { key: storageKey, policy: encoded, signature: sign(encoded) },
+      };
+    },
+    verifyPolicy(fields) {
+      const { key: fieldKey, policy: encoded, signature } = fields;
+      if (!fieldKey || !encoded || !signature) return { problem: 'malformed' };
+      const expected = Buffer.from(sign(encoded));
+      const given = Buffer.from(signature);
+      if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+        return { problem: 'signature' };
+      }
+      let policy: LocalPolicy;
+      try {
+        policy = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as LocalPolicy;
+      } catch {
+        return { problem: 'malformed' };
+      }
+      const now = options.clock.now().getTime() / 1000;
+      // Never longer than 10 minutes, whatever the policy says.
+      if (!(now < policy.exp) || policy.exp - policy.iat > 600) return { problem: 'expired' };
+      if (policy.key !== fieldKey || !isValidStorageKey(policy.key)) return { problem: 'key' };
+      return { policy };
+    },
+    async commitUpload(storageKey, tempFile) {
+      const file = fileOf(storageKey);
+      await mkdir(path.dirname(file), { recursive: true });
+      await rename(tempFile, file);
+    },
+    async tempDir() {
+      const dir = path.join(root, 'tmp');
+      await mkdir(dir, { recursive: true });
+      return dir;
+    },
+    async read(storageKey, maxBytes) {
+      const file = fileOf(storageKey);
+      try {
+        const info = await stat(file);
+        if (info.size > maxBytes) throw new StoredObjectTooLargeError(storageKey);
+        return await readFile(file);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+    async write(storageKey, bytes) {
+      const file = fileOf(storageKey);
+      await mkdir(path.dirname(file), { recursive: true });
+      const temp = `${file}.${process.pid}.tmp`;
+      await writeFile(temp, bytes);
+      await rename(temp, file);
+    },
+    async delete(storageKey) {
+      await rm(fileOf(storageKey), { force: true });
+    },
+    async close() {},
+  };
+}

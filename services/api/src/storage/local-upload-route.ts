@@ -1,0 +1,102 @@
+// The local driver's stand-in for S3's POST endpoint: multipart, fields first, the file last,
+// streamed to disk with a hard byte limit; the signed policy decides everything.
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { DOCUMENT_MESSAGES, ErrorResponse, commonErrors } from '@admissions/api-contract';
+import { MESSAGES as FORM_MESSAGES } from '@admissions/form';
+import { AppError } from '../lib/app-error';
+import { LOCAL_UPLOAD_PATH, type LocalStorage, type PolicyProblem } from './local-storage';
+import { UPLOAD_POLICY } from './storage-driver';
+
+class TooLarge extends Error {}
+
+const problemMessages: Record<PolicyProblem, string> = {
+  signature: DOCUMENT_MESSAGES.uploadRefused,
+  key: DOCUMENT_MESSAGES.uploadRefused,
+  malformed: DOCUMENT_MESSAGES.uploadRefused,
+  expired: DOCUMENT_MESSAGES.uploadExpired,
+};
+
+export const localUploadRoute: FastifyPluginAsyncTypebox<{ storage: LocalStorage }> = async (
+  app,
+  { storage },
+) => {
+  // Registered in this plugin only: every other route keeps accepting JSON alone.
+  await app.register(multipart, {
+    limits: {
+      fields: 8,
+      fieldSize: 4096,
+      files: 1,
+      parts: 9,
+      fileSize: UPLOAD_POLICY.maxBytes,
+      headerPairs: 20,
+    },
+  });
+
+  app.post(LOCAL_UPLOAD_PATH, {
+    bodyLimit: UPLOAD_POLICY.maxBytes + 64 * 1024,
+    schema: {
+      tags: ['documents'],
+      summary: 'Presigned-POST upload endpoint of the local storage driver (S3-compatible form)',
+      consumes: ['multipart/form-data'],
+      response: { 204: { type: 'null' }, 403: ErrorResponse, 413: ErrorResponse, ...commonErrors },
+    },
+    handler: async (request, reply) => {
+      if (!request.isMultipart()) {
+        throw new AppError(400, 'NOT_MULTIPART', DOCUMENT_MESSAGES.uploadRefused);
+      }
+      const fields: Record<string, string> = {};
+      let stored = false;
+      for await (const part of request.parts()) {
+        if (part.type === 'field') {
+          if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+          continue;
+        }
+        if (part.fieldname !== 'file' || stored) {
+          part.file.resume();
+          throw new AppError(400, 'UPLOAD_FORM', DOCUMENT_MESSAGES.uploadRefused);
+        }
+        // As with S3, the policy fields come before the file and are checked before it is read.
+        const verdict = storage.verifyPolicy(fields);
+        if ('problem' in verdict) {
+          part.file.resume();
+          throw new AppError(403, 'UPLOAD_POLICY', problemMessages[verdict.problem]);
+        }
+        const { policy } = verdict;
+        const temp = path.join(await storage.tempDir(), randomBytes(12).toString('hex'));
+        let bytes = 0;
+        const counter = new Transform({
+          transform(chunk: Buffer, _encoding, callback) {
+            bytes += chunk.length;
+            if (bytes > policy.maxBytes) callback(new TooLarge());
+            else callback(null, chunk);
+          },
+        });
+        try {
+          await pipeline(part.file, counter, createWriteStream(temp, { flags: 'wx' }));
+          if (part.file.truncated) throw new TooLarge();
+          if (bytes < policy.minBytes) {
+            throw new AppError(400, 'UPLOAD_EMPTY', FORM_MESSAGES.fileEmpty);
+          }
+          await storage.commitUpload(policy.key, temp);
+          stored = true;
+        } catch (error) {
+          await rm(temp, { force: true });
+          const code = (error as { code?: string }).code;
+          if (error instanceof TooLarge || code === 'FST_REQ_FILE_TOO_LARGE') {
+            throw new AppError(413, 'UPLOAD_TOO_LARGE', FORM_MESSAGES.fileTooLarge);
+          }
+          throw error;
+        }
+      }
+      if (!stored) throw new AppError(400, 'UPLOAD_NO_FILE', FORM_MESSAGES.fileEmpty);
+      return reply.code(204).send();
+    },
+  });
+};
