@@ -1,0 +1,151 @@
+// Document conversion benchmark (issue #6), one run prints:
+//  - docx→PDF median latency, warm pool vs a fresh `soffice --convert-to` per file (two-page docx)
+//  - conversions per second with two concurrent jobs on a pool of two
+//  - image→PDF median latency for a ~1 MB JPEG and a ~1 MB PNG (pdf-lib; PNG IDAT pass-through)
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { PDFDocument } from 'pdf-lib';
+import { createOfficePool } from '../src/conversion/libreoffice/office-pool';
+import { createDocumentConverter } from '../src/conversion/convert-document';
+import { canPassPngThrough, convertJpeg, convertPng } from '../src/conversion/convert-image';
+import { buildPng, buildTwoPageDocx } from '../test/support/document-fixtures';
+
+const logger = pino({ level: 'silent' });
+const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 0)} ms`;
+function stats(samples: number[]) {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+  return { p50: at(0.5), p95: at(0.95) };
+}
+async function time(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+const work = mkdtempSync(path.join(os.tmpdir(), 'conversion-bench-'));
+try {
+  const docx = buildTwoPageDocx();
+  const pool = createOfficePool({ size: 2, timeoutMs: 60_000, recycleAfter: 1000, logger });
+  const converter = createDocumentConverter({ pool, logger });
+  const bootStarted = performance.now();
+  await pool.warm();
+  console.log(`pool of 2 started in ${ms(performance.now() - bootStarted)}`);
+
+  // Warm pool, one at a time.
+  for (let i = 0; i < 5; i++) await converter.convert({ bytes: docx, fileName: 'a.docx' });
+  const warm: number[] = [];
+  for (let i = 0; i < 40; i++) {
+    warm.push(await time(() => converter.convert({ bytes: docx, fileName: 'a.docx' })));
+  }
+  const warmStats = stats(warm);
+
+  // Two concurrent jobs.
+  const total = 80;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    [0, 1].map(async () => {
+      while (next++ < total) await converter.convert({ bytes: docx, fileName: 'a.docx' });
+    }),
+  );
+  const perSecond = total / ((performance.now() - started) / 1000);
+  await pool.close();
+
+  // Fresh soffice per file (its profile already initialised, as a server's would be).
+  const input = path.join(work, 'statement.docx');
+  writeFileSync(input, docx);
+  const profile = `file://${path.join(work, 'profile')}`;
+  const convertCold = () =>
+    execFileSync(
+      'soffice',
+      [
+        `-env:UserInstallation=${profile}`,
+        '--headless',
+        '--convert-to',
+        'pdf',
+        '--outdir',
+        work,
+        input,
+      ],
+      { stdio: 'ignore' },
+    );
+  convertCold();
+  const cold: number[] = [];
+  for (let i = 0; i < 5; i++) cold.push(await time(async () => convertCold()));
+  const coldStats = stats(cold);
+
+  // Images: ~1 MB each.
+  const noise = (x: number, y: number): [number, number, number] => {
+    const h = Math.imul((x * 73856093) ^ (y * 19349663), 2654435761) >>> 0;
+    return [h & 255, (h >>> 8) & 255, (h >>> 16) & 255];
+  };
+  const png = buildPng(590, 590, noise);
+  // A JPEG made by poppler from a PDF holding a smoother picture, sized to just under 1 MB.
+  const picture = buildPng(1600, 1200, (x, y) => {
+    const [r, g, b] = noise(x >> 1, y >> 1);
+    return [(r + x) & 255, (g + y) & 255, b];
+  });
+  const doc = await PDFDocument.create();
+  const image = await doc.embedPng(picture);
+  doc.addPage([1600, 1200]).drawImage(image, { x: 0, y: 0, width: 1600, height: 1200 });
+  writeFileSync(path.join(work, 'picture.pdf'), await doc.save());
+  let jpeg = new Uint8Array();
+  for (const quality of [95, 90, 85, 80, 70, 60, 50]) {
+    execFileSync(
+      'pdftoppm',
+      [
+        '-jpeg',
+        '-jpegopt',
+        `quality=${quality}`,
+        '-r',
+        '72',
+        '-singlefile',
+        'picture.pdf',
+        'picture',
+      ],
+      { cwd: work },
+    );
+    jpeg = readFileSync(path.join(work, 'picture.jpg'));
+    if (jpeg.length <= 1_048_576) break;
+  }
+  const imageSamples = async (fn: () => Promise<unknown>) => {
+    for (let i = 0; i < 10; i++) await fn();
+    const samples: number[] = [];
+    for (let i = 0; i < 50; i++) samples.push(await time(fn));
+    return stats(samples);
+  };
+  const jpegStats = await imageSamples(() => convertJpeg(jpeg));
+  const pngStats = await imageSamples(() => convertPng(png));
+
+  const cores = os.availableParallelism();
+  console.log(
+    `\nmachine: ${os.cpus()[0]?.model ?? 'unknown'}, ${cores} cores, Node ${process.version}`,
+  );
+  console.log(`date: ${new Date().toISOString().slice(0, 10)}\n`);
+  console.log('| measure | result | target |');
+  console.log('|---|---|---|');
+  console.log(
+    `| docx→PDF two-page, warm pool, median of 40 (p95) | ${ms(warmStats.p50)} (${ms(warmStats.p95)}) | p50 < 150 ms |`,
+  );
+  console.log(
+    `| docx→PDF two-page, fresh soffice --convert-to per file, median of 5 | ${ms(coldStats.p50)} | — |`,
+  );
+  console.log(
+    `| warm speed-up (fresh ÷ warm median) | ${(coldStats.p50 / warmStats.p50).toFixed(1)}× | ≥ 10× |`,
+  );
+  console.log(
+    `| docx conversions per second, two concurrent jobs, pool of 2 | ${perSecond.toFixed(1)}/s | ≥ 18/s |`,
+  );
+  console.log(
+    `| JPEG→PDF ${(jpeg.length / 1024).toFixed(0)} KiB, median of 50 (p95) | ${ms(jpegStats.p50)} (${ms(jpegStats.p95)}) | < 10 ms |`,
+  );
+  console.log(
+    `| PNG→PDF ${(png.length / 1024).toFixed(0)} KiB, median of 50 (p95), ${canPassPngThrough(png) ? 'IDAT pass-through, lossless' : 'embedPng'} | ${ms(pngStats.p50)} (${ms(pngStats.p95)}) | < 10 ms |`,
+  );
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
