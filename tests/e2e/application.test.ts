@@ -195,6 +195,20 @@ async function answerFinalSteps(): Promise<void> {
   await field('legal_agree').check();
 }
 
+/** The same answers with the keyboard alone: arrows choose within a group, Tab moves on. */
+async function answerFinalStepsWithKeyboard(): Promise<void> {
+  await field('conviction').focus();
+  await page.keyboard.press('ArrowRight'); // conviction: No
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('ArrowRight'); // suspended: No
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Space'); // counselor waiver: Yes
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Space'); // certification ticked
+  expect(await field('legal_agree').isChecked()).toBe(true);
+  expect(await page.locator('#conviction').isChecked()).toBe(false);
+}
+
 // Typed through the UI in the applicant tests; everything else is prefilled through the API.
 const TYPED_ABOUT = [
   'first_name',
@@ -360,9 +374,15 @@ describe('the application in headless Chromium against the real server', () => {
     await checkAccessibility('/education (international)');
 
     await saveAndContinue('/final-steps', 'Final Steps');
-    await answerFinalSteps();
+    await answerFinalStepsWithKeyboard();
     await waitForSaved();
-    await submitAndExpectCompletion();
+    // Keyboard only: Tab past Save to Submit, then Enter.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Submit');
+    await page.keyboard.press('Enter');
+    await expectPath('/completion');
+    await expectVisible(page.getByText(TEXT.submitted));
     const saved = await readSavedAnswers();
     expect(saved).toMatchObject({ citizenship_type: '4', toefl_taken: 'Y', toefl_score: '104' });
     expect(saved.ssn ?? '').toBe('');

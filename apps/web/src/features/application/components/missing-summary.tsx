@@ -24,6 +24,13 @@ export function MissingSummary() {
 
   if (!visible) return null;
   const summary = summarizeErrors(APPLICATION_DEFINITION, errors);
+  if (import.meta.env.DEV && summary.unmapped.length > 0) {
+    // SPEC §8 missing-page warning, local development only.
+    console.warn(
+      `Question keys without a page: ${summary.unmapped.map((i) => i.key).join(', ')}. ` +
+        'They do not correlate to a page; update the page mapping of the error summary.',
+    );
+  }
   return (
     <Alert
       ref={ref}
