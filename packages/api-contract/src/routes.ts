@@ -24,13 +24,6 @@ export const API_ROUTES = {
   documentAnswer: '/api/document-answer/:key',
   /** The local storage driver's presigned-POST endpoint (S3 returns its own URL instead). */
   storageUpload: '/storage/upload',
-  presignedUrl: '/api/presigned-url',
-  /** GET status, POST start, DELETE forget; `:key` is a file question (`*_doc`). */
-  documentConversion: '/api/pdf/document-answer/:key',
-  documentAnswers: '/api/document-answer',
-  documentAnswer: '/api/document-answer/:key',
-  /** The local storage driver's presigned-POST endpoint (S3 returns its own URL instead). */
-  storageUpload: '/storage/upload',
   lookupFind: '/lookup/find',
 } as const;
 
