@@ -1,0 +1,222 @@
+// The upload widget of a file question (SPEC §4 "Uploaded file states", §5 "File upload", §8).
+// Self-contained: it talks to the document API itself and reports the answer and the conversion
+// status upwards, so the form page only stores the answer and the tabs can refuse to switch.
+import { useEffect, useId, useRef, useState } from 'react';
+import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ConversionStatus } from '@admissions/api-contract';
+import { validateUploadFile } from '@admissions/form';
+import {
+  deleteConversion,
+  deleteDocumentAnswer,
+  documentQueryKeys,
+  getConversionStatus,
+  getDocumentAnswers,
+  getPresignedUrl,
+  startConversion,
+  uploadToPresignedUrl,
+} from '../api/documents';
+import { AppModal } from './app-modal';
+import { showErrorToast } from './notify';
+
+/** SPEC §4: UNPROCESSED and IN_PROGRESS poll every 2000 ms; the others stop. */
+export const CONVERSION_POLL_MS = 2000;
+export const ANONYMOUS_UPLOAD_MESSAGE =
+  'This question can be finished once you have created an account.';
+export const DELETE_CONFIRMATION = 'Are you sure you want to delete your file?';
+
+const PENDING: readonly ConversionStatus[] = ['UNPROCESSED', 'IN_PROGRESS'];
+
+export function isConversionPending(status: ConversionStatus | undefined): boolean {
+  return status !== undefined && PENDING.includes(status);
+}
+
+export function formatFileSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+export interface DocumentUploadProps {
+  /** The file question's key (`*_doc`). */
+  answerKey: string;
+  /** The question's label; also names the field in error toasts. */
+  label: string;
+  description?: string;
+  loggedIn: boolean;
+  /** The answer to store: 'ANSWERED' once converted, '' when removed or failed. */
+  onAnswerChange: (value: 'ANSWERED' | '') => void;
+  /** The conversion status as it changes (tabs refuse to switch while it is pending). */
+  onStatusChange?: (status: ConversionStatus) => void;
+  error?: string;
+  /** Poll interval; tests shorten it. */
+  pollMs?: number;
+}
+
+export function DocumentUpload(props: DocumentUploadProps) {
+  if (!props.loggedIn) {
+    return (
+      <Stack gap={4}>
+        <Text fw={500}>{props.label}</Text>
+        <Text c="dimmed" data-testid="upload-anonymous">
+          {ANONYMOUS_UPLOAD_MESSAGE}
+        </Text>
+      </Stack>
+    );
+  }
+  return <LoggedInUpload {...props} />;
+}
+
+function LoggedInUpload({
+  answerKey,
+  label,
+  description,
+  onAnswerChange,
+  onStatusChange,
+  error,
+  pollMs = CONVERSION_POLL_MS,
+}: DocumentUploadProps) {
+  const queryClient = useQueryClient();
+  const inputId = useId();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [uploading, setUploading] = useState(false);
+  const [problems, setProblems] = useState<string[]>([]);
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const toastTitle = `Error uploading file for ${label}`;
+
+  const status = useQuery({
+    queryKey: documentQueryKeys.conversion(answerKey),
+    queryFn: () => getConversionStatus(answerKey),
+    refetchInterval: (query) => (isConversionPending(query.state.data?.status) ? pollMs : false),
+  });
+  const documents = useQuery({ queryKey: documentQueryKeys.answers, queryFn: getDocumentAnswers });
+  const current = status.data?.status;
+  const document = documents.data?.[answerKey];
+
+  // Report status changes; act once on each final status.
+  const handled = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (!status.data) return;
+    onStatusChange?.(status.data.status);
+    const signature = `${status.data.status}:${status.dataUpdatedAt}`;
+    if (handled.current === signature) return;
+    const previous = handled.current?.split(':')[0];
+    handled.current = signature;
+    if (status.data.status === 'COMPLETED' && previous && previous !== 'COMPLETED') {
+      onAnswerChange('ANSWERED');
+      void queryClient.invalidateQueries({ queryKey: documentQueryKeys.answers });
+    } else if (status.data.status === 'FAILED') {
+      // SPEC §4/§8: the error is surfaced, the answer cleared, and the conversion deleted.
+      showErrorToast(toastTitle, status.data.message);
+      onAnswerChange('');
+      void deleteConversion(answerKey)
+        .catch(() => undefined)
+        .finally(() => {
+          void queryClient.invalidateQueries({ queryKey: documentQueryKeys.conversion(answerKey) });
+          void queryClient.invalidateQueries({ queryKey: documentQueryKeys.answers });
+        });
+    }
+    // onAnswerChange/onStatusChange are the parent's callbacks; only the status drives this.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [status.data, status.dataUpdatedAt]);
+
+  async function upload(file: File) {
+    const messages = validateUploadFile({ name: file.name, size: file.size });
+    setProblems(messages);
+    if (messages.length > 0) return;
+    setUploading(true);
+    try {
+      const presigned = await getPresignedUrl(answerKey);
+      await uploadToPresignedUrl(presigned, file);
+      const started = await startConversion(answerKey, presigned.fields.key ?? '', file.name);
+      handled.current = `${started.status}:start`;
+      queryClient.setQueryData(documentQueryKeys.conversion(answerKey), started);
+      onStatusChange?.(started.status);
+    } catch (failure) {
+      showErrorToast(toastTitle, (failure as Error).message);
+      onAnswerChange('');
+    } finally {
+      setUploading(false);
+      if (fileInput.current) fileInput.current.value = '';
+    }
+  }
+
+  async function remove() {
+    setDeleting(true);
+    try {
+      await deleteDocumentAnswer(answerKey);
+      onAnswerChange('');
+      setConfirming(false);
+      await queryClient.invalidateQueries({ queryKey: documentQueryKeys.answers });
+      await queryClient.invalidateQueries({ queryKey: documentQueryKeys.conversion(answerKey) });
+    } catch (failure) {
+      setConfirming(false);
+      showErrorToast(toastTitle, (failure as Error).message);
+    } finally {
+      setDeleting(false);
+    }
+  }
+
+  const converting = uploading || isConversionPending(current);
+  const present = !converting && current === 'COMPLETED' && document !== undefined;
+  const loading = status.isPending || (current === 'COMPLETED' && documents.isPending);
+
+  return (
+    <Stack gap={6} data-testid={`upload-${answerKey}`}>
+      <Text component="label" htmlFor={inputId} fw={500}>
+        {label}
+      </Text>
+      {description ? (
+        <Text size="sm" c="dimmed">
+          {description}
+        </Text>
+      ) : null}
+      {loading ? (
+        <Loader size="sm" aria-label="Loading" />
+      ) : converting ? (
+        <Group gap="xs" role="status" data-testid="upload-converting">
+          <Loader size="sm" aria-hidden />
+          <Text>Uploading and converting your file…</Text>
+        </Group>
+      ) : present ? (
+        <Group gap="sm" data-testid="upload-present">
+          <Text>
+            {document.file_name} ({formatFileSize(document.file_size)})
+          </Text>
+          <Button variant="outline" color="red" size="xs" onClick={() => setConfirming(true)}>
+            Delete
+          </Button>
+        </Group>
+      ) : (
+        <input
+          ref={fileInput}
+          id={inputId}
+          type="file"
+          accept=".png,.jpeg,.jpg,.pdf,.docx"
+          aria-invalid={problems.length > 0 || Boolean(error)}
+          onChange={(event) => {
+            const file = event.currentTarget.files?.[0];
+            if (file) void upload(file);
+          }}
+        />
+      )}
+      {[...problems, ...(error ? [error] : [])].map((message) => (
+        <Alert key={message} color="red" variant="light" p="xs" role="alert">
+          {message}
+        </Alert>
+      ))}
+      <AppModal opened={confirming} onClose={() => setConfirming(false)} title="Delete file">
+        <Text>{DELETE_CONFIRMATION}</Text>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => setConfirming(false)}>
+            Cancel
+          </Button>
+          <Button color="red" loading={deleting} onClick={() => void remove()}>
+            Delete
+          </Button>
+        </Group>
+      </AppModal>
+    </Stack>
+  );
+}
