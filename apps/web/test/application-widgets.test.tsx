@@ -135,3 +135,17 @@ describe('leaving with unsaved text', () => {
     expect(order).toEqual(['answer {"conviction_comment":"Late"}', 'logout']);
   });
 });
+
+describe('a frozen application', () => {
+  it('goes to /completion when a save answers 409 (submitted in another tab)', async () => {
+    setLoginMarker();
+    stubFetch({
+      'GET /api/profile': { body: profile({}) },
+      'PUT /api/answer': { status: 409, body: { message: MESSAGES.alreadySubmitted } },
+    });
+    const { user, router } = renderApp({ path: '/final-steps' });
+    await user.click(await screen.findByRole('checkbox', {}, SLOW));
+    expect(await screen.findByText(MESSAGES.submitted, undefined, SLOW)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/completion');
+  });
+});

@@ -180,6 +180,16 @@ export function ApplicationProvider({
     });
   }, [pathname, snapshot.web_status, navigate, updateSnapshot]);
 
+  // A 409 means the application was submitted (another tab): it is frozen, so show /completion.
+  useEffect(() => {
+    saver.setFailureHandler((error) => {
+      if (!(error instanceof ServerError) || error.status !== 409) return;
+      updateSnapshot({ web_status: 'submitted' });
+      onSubmitted();
+      void navigate(PATHS.completion, { replace: true });
+    });
+  }, [saver, navigate, onSubmitted, updateSnapshot]);
+
   // An idle logout (or any other way out) saves what is being typed first.
   useEffect(() => registerBeforeLeave(flush), [flush]);
 

@@ -11,9 +11,16 @@ export class AnswerSaver {
   private state: SaveState = 'idle';
   private readonly listeners = new Set<() => void>();
 
+  private onFailure: (error: unknown) => void = () => {};
+
   constructor(private readonly save: typeof saveAnswers = saveAnswers) {}
 
   getState = (): SaveState => this.state;
+
+  /** Told about every failed save, e.g. to leave once the application is frozen (409). */
+  setFailureHandler(handler: (error: unknown) => void): void {
+    this.onFailure = handler;
+  }
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
@@ -40,11 +47,12 @@ export class AnswerSaver {
           await this.save(patch);
           this.inFlight -= 1;
           if (this.inFlight === 0) this.setState('saved');
-        } catch {
+        } catch (error) {
           this.inFlight -= 1;
           // Keep the failed keys for Retry, under anything typed since.
           this.pending = { ...patch, ...this.pending };
           this.setState('error');
+          this.onFailure(error);
         }
       });
     }
