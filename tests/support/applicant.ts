@@ -1,0 +1,119 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { findBlockingViolations } from './a11y';
+import { ARTIFACTS_DIR, type RunningServer } from './server';
+
+// The minimum of tests/e2e/application.test.ts's local helpers that the lookup and document
+// suites need, taking the page and server as arguments instead of module state.
+
+export const PASSWORD = 'Cobalt-Lantern-River-58';
+export const FAILURES_DIR = path.join(ARTIFACTS_DIR, 'failures');
+export const SCREENSHOTS_DIR = path.join(ARTIFACTS_DIR, 'screenshots');
+
+export function uniqueEmail(name: string): string {
+  return `${name}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.edu`;
+}
+
+/** A fresh context and page at the desktop width, with every wait bounded by `timeoutMs`. */
+export async function openPage(
+  browser: Browser,
+  server: RunningServer,
+  timeoutMs: number,
+): Promise<{ context: BrowserContext; page: Page; pageErrors: string[] }> {
+  const context = await browser.newContext({
+    baseURL: server.baseUrl,
+    viewport: { width: 1280, height: 900 },
+  });
+  context.setDefaultTimeout(timeoutMs);
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  return { context, page, pageErrors };
+}
+
+/** A full-page screenshot named after the failed test, and where to look next. */
+export async function recordFailure(page: Page, server: RunningServer, testName: string) {
+  await mkdir(FAILURES_DIR, { recursive: true });
+  const file = path.join(FAILURES_DIR, `${testName.replace(/\W+/g, '-').toLowerCase()}.png`);
+  await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
+  console.warn(`Failure screenshot: ${file} at ${page.url()}`);
+  console.warn(`Server log: ${server.logFile}`);
+}
+
+export async function expectPage(page: Page, pathname: string, title: string): Promise<void> {
+  await page.waitForURL((url) => url.pathname === pathname);
+  await page.getByRole('heading', { level: 1, name: title }).waitFor();
+}
+
+export async function expectVisible(locator: Locator): Promise<void> {
+  await locator.waitFor({ state: 'visible' });
+}
+
+/** Signs up and confirms through the API (the accounts suite covers the cards themselves). */
+export async function createAccount(
+  page: Page,
+  server: RunningServer,
+  email: string,
+): Promise<void> {
+  const signup = await page.request.post('/public/signup', {
+    data: { username: email, password: PASSWORD },
+  });
+  expect(signup.ok(), await signup.text()).toBe(true);
+  const mail = await server.waitForMail({ to: email, subject: /confirmation code/i });
+  const code = /Your confirmation code is (\d{6})\b/.exec(mail.text)?.[1] ?? '';
+  const confirm = await page.request.post('/public/confirm', { data: { username: email, code } });
+  expect(confirm.ok(), await confirm.text()).toBe(true);
+}
+
+/** Logs in with the browser's own cookie jar, as a previous visit would have. */
+export async function logInThroughApi(page: Page, email: string): Promise<void> {
+  const login = await page.request.post('/public/login', {
+    data: { username: email, password: PASSWORD },
+  });
+  expect(login.ok(), await login.text()).toBe(true);
+}
+
+export async function saveThroughApi(page: Page, answers: Record<string, string>): Promise<void> {
+  const response = await page.request.put('/api/answer', { data: answers });
+  expect(response.ok(), await response.text()).toBe(true);
+}
+
+export async function readSavedAnswers(page: Page): Promise<Record<string, string>> {
+  const response = await page.request.get('/api/profile');
+  expect(response.ok(), await response.text()).toBe(true);
+  return ((await response.json()) as { answer: Record<string, string> }).answer;
+}
+
+/** Inputs carry their question key as id (apps/web/README.md). */
+export const field = (page: Page, key: string) => page.locator(`[id="${key}"]`);
+
+export async function waitForSaved(page: Page): Promise<void> {
+  await expect
+    .poll(() => page.getByTestId('save-status').first().getAttribute('data-state'))
+    .toBe('saved');
+}
+
+/** Collects axe-core's serious and critical findings per screen, reported once per test. */
+export class A11yFindings {
+  private readonly findings: string[] = [];
+
+  constructor(private readonly page: Page) {}
+
+  async check(screen: string): Promise<void> {
+    for (const finding of await findBlockingViolations(this.page)) {
+      this.findings.push(`${screen}: ${finding}`);
+    }
+  }
+
+  async expectNone(reportName: string): Promise<void> {
+    const report = path.join(ARTIFACTS_DIR, `a11y-violations-${reportName}.txt`);
+    await rm(report, { force: true });
+    if (this.findings.length > 0) {
+      await writeFile(report, this.findings.join('\n\n'));
+      console.warn(`${this.findings.join('\n\n')}\n(also in ${report})`);
+    }
+    expect(this.findings, 'serious or critical axe-core violations').toEqual([]);
+  }
+}
