@@ -29,6 +29,7 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let pageErrors: string[];
+let consoleErrors: string[];
 let a11yFindings: string[];
 
 beforeAll(async () => {
@@ -51,8 +52,12 @@ beforeEach(async () => {
   context.setDefaultTimeout(WAIT_MS);
   page = await context.newPage();
   pageErrors = [];
+  consoleErrors = [];
   a11yFindings = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
 });
 
 afterEach(async ({ task }) => {
@@ -62,6 +67,12 @@ afterEach(async ({ task }) => {
     await page.screenshot({ path: path.join(FAILURES_DIR, `${name}.png`), fullPage: true });
     console.warn(`Failure screenshot: ${path.join(FAILURES_DIR, `${name}.png`)} at ${page.url()}`);
     console.warn(`Server log: ${server.logFile}`);
+    console.warn(`Console errors:\n${consoleErrors.join('\n')}`);
+    const refused = server.output
+      .join('')
+      .split('\n')
+      .filter((line) => /"statusCode":[45]\d\d/.test(line));
+    console.warn(`Server responses >= 400:\n${refused.slice(-20).join('\n')}`);
   }
   await context.close();
   expect(pageErrors, 'uncaught errors in the page').toEqual([]);

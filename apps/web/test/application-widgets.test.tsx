@@ -149,3 +149,23 @@ describe('a frozen application', () => {
     expect(router.state.location.pathname).toBe('/completion');
   });
 });
+
+describe('tabs and uploads', () => {
+  it('refuses to leave a tab whose file is still converting', async () => {
+    setLoginMarker();
+    const { calls } = stubFetch({
+      'GET /api/profile': { body: profile({}) },
+      'GET /api/pdf/document-answer/personal_statement_doc': {
+        body: { status: 'IN_PROGRESS', message: '' },
+      },
+    });
+    const { user } = renderApp({ path: '/education' });
+    await screen.findByTestId('upload-converting', undefined, SLOW);
+    const tabs = screen.getAllByRole('tab', { name: 'Type Your Response' });
+    await user.click(tabs[tabs.length - 1] as HTMLElement);
+    expect(
+      await screen.findByRole('dialog', { name: 'File Upload in Progress' }, SLOW),
+    ).toHaveTextContent('Please wait until the file upload has completed.');
+    expect(callsTo(calls, 'PUT', '/api/tabs')).toEqual([]);
+  });
+});

@@ -30,7 +30,13 @@ const APPLICATION_DEFAULTS: Record<string, Handler> = {
   'PUT /api/last-page': { body: { message: 'Saved.' } },
   'PUT /api/answer': { body: { message: 'Your answers were saved.' } },
   'POST /api/validations': { body: { message: 'Saved.' } },
+  'GET /api/document-answer': { body: {} },
 };
+
+/** Defaults for calls whose path ends in a key (`/api/pdf/document-answer/:key`). */
+const PREFIX_DEFAULTS: [string, Handler][] = [
+  ['GET /api/pdf/document-answer/', { body: { status: 'NOT_ANSWERED', message: '' } }],
+];
 
 /**
  * Stubs fetch at the network boundary: handlers keyed "METHOD /path". Unknown calls fail the
@@ -50,7 +56,9 @@ export function stubFetch(ownHandlers: Record<string, Handler>) {
       credentials: init.credentials,
     };
     calls.push(call);
-    const handler = handlers[`${method} ${new URL(url, 'http://localhost').pathname}`];
+    const route = `${method} ${new URL(url, 'http://localhost').pathname}`;
+    const handler =
+      handlers[route] ?? PREFIX_DEFAULTS.find(([prefix]) => route.startsWith(prefix))?.[1];
     if (!handler) throw new Error(`Unexpected request in test: ${method} ${url}`);
     const answer = typeof handler === 'function' ? await handler(call) : handler;
     answer.effect?.();

@@ -63,7 +63,9 @@ export interface ApplicationApi {
   /** Saves what is pending now (blur). */
   commit: () => void;
   retrySave: () => void;
-  chooseTab: (groupId: string, tabId: string) => Promise<void>;
+  /** Switches a tab group; 'blocked' while the left tab's file converts or cannot be deleted. */
+  chooseTab: (groupId: string, tabId: string, fromTabId: string) => Promise<'done' | 'blocked'>;
+  reportUploadStatus: (key: string, status: string) => void;
   addBlock: (groupId: string, count: number) => Promise<void>;
   /** A step-navigation click (SPEC §2). */
   goToPage: (path: string) => Promise<void>;
@@ -316,28 +318,41 @@ export function ApplicationProvider({
     [flush, goToSignup, navigate, onSubmitted, postCurrentValidations, updateSnapshot],
   );
 
+  const uploadStatuses = useRef(new Map<string, string>());
+  const reportUploadStatus = useCallback((key: string, status: string) => {
+    uploadStatuses.current.set(key, status);
+  }, []);
+
   const chooseTab = useCallback(
-    async (groupId: string, tabId: string) => {
+    async (groupId: string, tabId: string, fromTabId: string): Promise<'done' | 'blocked'> => {
+      const group = APPLICATION_DEFINITION.tabGroups.find((g) => g.id === groupId);
+      const leaving = group?.tabs.find((t) => t.id === fromTabId)?.questionKey;
+      const leavingStatus = leaving ? uploadStatuses.current.get(leaving) : undefined;
+      // SPEC §4: no switching while the file of the tab being left is still converting.
+      if (leavingStatus === 'IN_PROGRESS' || leavingStatus === 'UNPROCESSED') return 'blocked';
+      if (snapshotRef.current.is_logged_in) {
+        try {
+          // Pending keystrokes of the tab being left must not land after the server cleared it.
+          await flush();
+          await saveTab(groupId, tabId);
+        } catch (error) {
+          // 409: the file of the tab being left could not be deleted.
+          if (error instanceof ServerError && error.status === 409) return 'blocked';
+          showErrorToast(
+            `Error handling tabs for ${group?.label ?? groupId}`,
+            error instanceof Error ? error.message : MESSAGES.unexpected,
+          );
+          return 'blocked';
+        }
+      }
       const cleared = listTabAnswersToClear(APPLICATION_DEFINITION, groupId, tabId);
-      const nextTabs = { ...tabsRef.current, [groupId]: tabId };
-      tabsRef.current = nextTabs;
-      setTabs(nextTabs);
+      tabsRef.current = { ...tabsRef.current, [groupId]: tabId };
+      setTabs(tabsRef.current);
       const next = { ...answersRef.current };
       for (const key of cleared) if (key in next) next[key] = '';
       answersRef.current = next;
       setAnswers(next);
-      if (!snapshotRef.current.is_logged_in) return;
-      try {
-        // Pending keystrokes of the tab being left must not land after the server cleared it.
-        await flush();
-        await saveTab(groupId, tabId);
-      } catch (error) {
-        const group = APPLICATION_DEFINITION.tabGroups.find((g) => g.id === groupId);
-        showErrorToast(
-          `Error handling tabs for ${group?.label ?? groupId}`,
-          error instanceof Error ? error.message : MESSAGES.unexpected,
-        );
-      }
+      return 'done';
     },
     [flush],
   );
@@ -370,6 +385,7 @@ export function ApplicationProvider({
       commit,
       retrySave,
       chooseTab,
+      reportUploadStatus,
       addBlock,
       goToPage,
       save,
@@ -388,6 +404,7 @@ export function ApplicationProvider({
       commit,
       retrySave,
       chooseTab,
+      reportUploadStatus,
       addBlock,
       goToPage,
       save,

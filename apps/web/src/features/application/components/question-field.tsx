@@ -25,6 +25,7 @@ export function QuestionField({ question }: { question: Question }) {
       isLoggedIn={app.snapshot.is_logged_in}
       onChange={app.setAnswer}
       onCommit={app.commit}
+      onUploadStatus={app.reportUploadStatus}
     />
   );
 }

@@ -1,4 +1,6 @@
+import { useState } from 'react';
 import { Tabs, Text } from '@mantine/core';
+import { FileUploadInProgressDialog } from '../../../shared/ui/file-upload-in-progress-dialog';
 import { isAnswered, type Question, type TabGroup } from '@admissions/form';
 import { useApplication } from './application-provider';
 import { QuestionField } from './question-field';
@@ -6,6 +8,7 @@ import { QuestionField } from './question-field';
 /** Document-or-essay tabs; anonymous visitors see only the default tab (SPEC §4). */
 export function TabGroupField({ group, questions }: { group: TabGroup; questions: Question[] }) {
   const app = useApplication();
+  const [blocked, setBlocked] = useState(false);
   const stored = app.tabs[group.id];
   // Without a stored choice, show the tab that already holds an answer (e.g. a prefilled essay).
   const answeredTab = group.tabs.find((t) => isAnswered(app.answers[t.questionKey]))?.id;
@@ -24,7 +27,10 @@ export function TabGroupField({ group, questions }: { group: TabGroup; questions
       <Tabs
         value={chosen}
         onChange={(value) => {
-          if (value && value !== chosen) void app.chooseTab(group.id, value);
+          if (!value || value === chosen) return;
+          void app.chooseTab(group.id, value, chosen).then((result) => {
+            if (result === 'blocked') setBlocked(true);
+          });
         }}
         keepMounted={false}
       >
@@ -44,6 +50,7 @@ export function TabGroupField({ group, questions }: { group: TabGroup; questions
           );
         })}
       </Tabs>
+      <FileUploadInProgressDialog opened={blocked} onClose={() => setBlocked(false)} />
     </div>
   );
 }

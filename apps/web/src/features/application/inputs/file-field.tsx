@@ -1,30 +1,22 @@
-import { Alert, Text } from '@mantine/core';
+import { DocumentUpload } from '../../../shared/ui/document-upload';
 import type { InputProps } from './input-props';
 
-export const ANONYMOUS_UPLOAD_MESSAGE =
-  'This question can be finished once you have created an account.';
-export const UPLOAD_COMING_SOON = 'Uploading a document is coming soon. Please check back later.';
+export { ANONYMOUS_UPLOAD_MESSAGE } from '../../../shared/ui/document-upload';
 
-/** Placeholder until the upload widget lands; an anonymous visitor cannot upload (SPEC §6). */
+/** A document question: the upload widget; an anonymous visitor cannot upload (SPEC §6). */
 export function FileField(props: InputProps) {
   return (
-    <div id={props.id} tabIndex={-1} role="group" aria-labelledby={`${props.id}-label`}>
-      <Text id={`${props.id}-label`} fw={600} size="sm">
-        {props.label}
-      </Text>
-      {props.help && (
-        <Text size="sm" c="dimmed">
-          {props.help}
-        </Text>
-      )}
-      <Alert mt="xs" color="gray" variant="light">
-        {props.isLoggedIn ? UPLOAD_COMING_SOON : ANONYMOUS_UPLOAD_MESSAGE}
-      </Alert>
-      {props.error && (
-        <Text size="sm" c="red.8" mt={4} role="note">
-          {props.error}
-        </Text>
-      )}
+    // The wrapper carries the question's id for summary links (focus goes to the file input).
+    <div id={props.id}>
+      <DocumentUpload
+        answerKey={props.question.key}
+        label={props.label}
+        {...(props.help ? { description: props.help } : {})}
+        {...(props.error ? { error: props.error } : {})}
+        loggedIn={props.isLoggedIn}
+        onAnswerChange={(value) => props.onChange(props.question.key, value, 'now')}
+        onStatusChange={(status) => props.onUploadStatus?.(props.question.key, status)}
+      />
     </div>
   );
 }

@@ -18,6 +18,8 @@ export interface InputProps {
   onChange: (key: string, value: string, mode: ChangeMode) => void;
   /** Leaving the field: save now. */
   onCommit: () => void;
+  /** File questions report their conversion status (tabs refuse to switch while pending). */
+  onUploadStatus?: (key: string, status: string) => void;
 }
 
 export type InputComponent = (props: InputProps) => ReactNode;
