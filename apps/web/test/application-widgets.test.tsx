@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '@admissions/api-contract';
 import type { ProfileResponse } from '@admissions/api-contract';
 import { mapLookupRecord } from '../src/features/application/inputs/autocomplete-field';
+import { setServiceUser } from '../src/shared/lib/session';
 import { MARKER_COOKIE, setLoginMarker, stubFetch, type RecordedCall } from './support/fetch-stub';
 import { PROFILE } from './support/profile';
 import { renderApp } from './support/render-app';
@@ -167,5 +168,46 @@ describe('tabs and uploads', () => {
       await screen.findByRole('dialog', { name: 'File Upload in Progress' }, SLOW),
     ).toHaveTextContent('Please wait until the file upload has completed.');
     expect(callsTo(calls, 'PUT', '/api/tabs')).toEqual([]);
+  });
+});
+
+describe('per-field errors while validating', () => {
+  it('marks a select invalid and combines a month-year’s errors under both selects', async () => {
+    setLoginMarker();
+    stubFetch({
+      'GET /api/profile': {
+        body: profile({
+          web_status: [{ web_status: 'started' }, { web_status: 'validating' }],
+          answer: { hs_attend_from_month: '9', hs_attend_from_month_desc: 'September' },
+        }),
+      },
+    });
+    renderApp({ path: '/education' });
+    await screen.findByTestId('missing-summary', undefined, SLOW);
+    const term = document.querySelector<HTMLSelectElement>('#entry_term');
+    expect(term).toHaveAttribute('aria-invalid', 'true');
+    expect(term).toHaveAccessibleDescription('When do you plan to enroll?');
+    const month = document.querySelector('#hs_attend_from_month');
+    const year = document.querySelector('#hs_attend_from_year');
+    for (const select of [month, year]) {
+      expect(select).toHaveAttribute('aria-invalid', 'true');
+      expect(select).toHaveAccessibleDescription(/Please choose both a month and a year\./);
+    }
+  });
+});
+
+describe('the service-user view', () => {
+  it('has no step navigation and no account popover', async () => {
+    setLoginMarker();
+    setServiceUser(true);
+    try {
+      stubFetch({ 'GET /api/profile': { body: profile({}) } });
+      renderApp({ path: '/final-steps' });
+      await screen.findByRole('heading', { level: 1, name: 'Final Steps' }, SLOW);
+      expect(screen.queryByRole('navigation', { name: 'Application steps' })).toBeNull();
+      expect(screen.queryByRole('button', { name: /Account/ })).toBeNull();
+    } finally {
+      setServiceUser(false);
+    }
   });
 });

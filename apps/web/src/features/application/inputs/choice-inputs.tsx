@@ -1,4 +1,4 @@
-import { Checkbox, Group, NativeSelect, Radio, Stack, Text } from '@mantine/core';
+import { Checkbox, Group, NativeSelect, Radio, Text } from '@mantine/core';
 import {
   DEFAULT_PARTNER,
   isChecked,
@@ -79,16 +79,23 @@ export function CheckboxField(props: InputProps) {
   );
 }
 
-/** Month and year as two selects in one group; their errors are combined (SPEC §5). */
+/**
+ * Month and year as two native selects in one fieldset; their errors are combined (SPEC §5) in
+ * one message that both selects reference. Plain elements, because Mantine's inputs replace an
+ * aria-describedby they did not compute themselves.
+ */
 export function MonthYearField(props: InputProps) {
   const { question } = props;
   const yearKey = question.yearKey ?? `${question.key}_year`;
   const errorId = `${props.id}-error`;
   const helpId = `${props.id}-help`;
-  const describedBy = [props.help ? helpId : '', props.error ? errorId : '']
-    .filter(Boolean)
-    .join(' ');
-  const invalid = props.error !== undefined;
+  const describedBy =
+    [props.help ? helpId : '', props.error ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  const invalid = props.error !== undefined ? true : undefined;
+  const parts = [
+    { id: props.id, key: question.key, label: 'Month', source: question.options, width: '12rem' },
+    { id: yearKey, key: yearKey, label: 'Year', source: question.yearOptions, width: '9rem' },
+  ];
   return (
     <fieldset className={classes.fieldset}>
       <legend className={classes.legend}>
@@ -106,33 +113,32 @@ export function MonthYearField(props: InputProps) {
         </Text>
       )}
       <Group gap="sm" align="flex-end">
-        <NativeSelect
-          id={props.id}
-          label="Month"
-          value={props.value}
-          data={selectData(question.options, props.answers, 'Month')}
-          error={invalid}
-          aria-describedby={describedBy || undefined}
-          onChange={(e) => props.onChange(question.key, e.currentTarget.value, 'now')}
-          w="12rem"
-        />
-        <NativeSelect
-          id={yearKey}
-          label="Year"
-          value={props.answers[yearKey] ?? ''}
-          data={selectData(question.yearOptions, props.answers, 'Year')}
-          error={invalid}
-          aria-describedby={describedBy || undefined}
-          onChange={(e) => props.onChange(yearKey, e.currentTarget.value, 'now')}
-          w="9rem"
-        />
+        {parts.map((part) => (
+          <div key={part.key} className={classes.part} style={{ width: part.width }}>
+            <label htmlFor={part.id} className={classes.partLabel}>
+              {part.label}
+            </label>
+            <select
+              id={part.id}
+              className={classes.select}
+              value={props.answers[part.key] ?? ''}
+              aria-invalid={invalid}
+              aria-describedby={describedBy}
+              onChange={(e) => props.onChange(part.key, e.currentTarget.value, 'now')}
+            >
+              {selectData(part.source, props.answers, part.label).map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+          </div>
+        ))}
       </Group>
       {props.error && (
-        <Stack gap={0}>
-          <Text id={errorId} size="sm" className={classes.error}>
-            {props.error}
-          </Text>
-        </Stack>
+        <Text id={errorId} size="sm" className={classes.error}>
+          {props.error}
+        </Text>
       )}
     </fieldset>
   );
