@@ -450,6 +450,10 @@ describe('the application in headless Chromium against the real server', () => {
     await expect
       .poll(() => field('last_name').evaluate((el) => el === document.activeElement))
       .toBe(true);
+    // Red: the field's border is the error colour (clearly more red than green or blue).
+    const border = await field('last_name').evaluate((el) => getComputedStyle(el).borderTopColor);
+    const [red = 0, green = 0, blue = 0] = (border.match(/\d+/g) ?? []).map(Number);
+    expect(red - Math.max(green, blue), border).toBeGreaterThan(80);
     const describedBy = (await field('last_name').getAttribute('aria-describedby')) ?? '';
     const errorText = await page.locator(`[id="${describedBy.split(' ').pop()}"]`).innerText();
     expect(errorText).toContain('Last/Family Name');
