@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { Anchor, Paper, Text, Title } from '@mantine/core';
 import { PATHS } from '../../../config/paths';
+import { buildCarriedState } from '../../../shared/lib/auth-location-state';
 import { useApplication } from './application-provider';
 
 export const BANNER_TEXTS = {
@@ -30,7 +31,7 @@ export function WelcomeBanner() {
     body = (
       <>
         {BANNER_TEXTS.anonymousBody}{' '}
-        <Anchor component={Link} to={PATHS.login} state={{ answers }}>
+        <Anchor component={Link} to={PATHS.login} state={buildCarriedState({ ...answers })}>
           Log in
         </Anchor>{' '}
         to continue it.
