@@ -66,7 +66,10 @@ beforeEach(async () => {
 });
 
 afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') await recordFailure(page, server, `lookup-${task.name}`);
+  if (task.result?.state === 'fail') {
+    await recordFailure(page, server, `lookup-${task.name}`);
+    a11y.warnIfAny(task.name);
+  }
   await context.close();
   expect(pageErrors, 'uncaught errors in the page').toEqual([]);
 });

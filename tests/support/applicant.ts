@@ -107,6 +107,13 @@ export class A11yFindings {
     }
   }
 
+  /** A test that fails before `expectNone` still prints what axe found until then. */
+  warnIfAny(testName: string): void {
+    if (this.findings.length > 0) {
+      console.warn(`axe findings before "${testName}" failed:\n${this.findings.join('\n\n')}`);
+    }
+  }
+
   async expectNone(reportName: string): Promise<void> {
     const report = path.join(ARTIFACTS_DIR, `a11y-violations-${reportName}.txt`);
     await rm(report, { force: true });
