@@ -10,6 +10,7 @@ export default defineConfig({
           name: 'unit',
           include: ['packages/*/test/**/*.test.ts'],
           environment: 'node',
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -20,8 +21,9 @@ export default defineConfig({
           globalSetup: ['services/api/test/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: true,
+          // Two workers on two cores; a group of its own because the worker count differs.
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
       'apps/web/vitest.config.ts',

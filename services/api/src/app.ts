@@ -65,6 +65,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Only JSON bodies: a text/plain POST is what a cross-site HTML form can send without CORS.
   app.removeContentTypeParser('text/plain');
+  // SPEC §7: the SPA sends a JSON content type on every call, body or not (DELETE, submit), so an
+  // empty JSON body means "no body"; anything else goes through Fastify's poisoning-safe parser.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text === '') return done(null, undefined);
+    return parseJson(request, text, done);
+  });
   registerErrorHandling(app);
   await registerSecurity(app, config);
   await app.register(cookie);

@@ -117,6 +117,28 @@ describe.each(availableDrivers())('HTTP platform on %s', (driver) => {
     expect(missing.headers['cache-control']).toBe('no-store');
   });
 
+  it('treats an empty JSON body as no body, and refuses broken or poisoned JSON', async () => {
+    const json = { 'content-type': 'application/json' };
+    // GET /api/logout without a session: the empty body passes parsing and reaches the session check.
+    const empty = await t.request({ method: 'GET', url: '/api/logout', headers: json });
+    expect(empty.statusCode).toBe(401);
+    const broken = await t.runtime.app.inject({
+      method: 'POST',
+      url: '/public/login',
+      headers: json,
+      payload: '{"username":',
+    });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().message).toBe('The request body is not valid JSON.');
+    const poisoned = await t.runtime.app.inject({
+      method: 'POST',
+      url: '/public/login',
+      headers: json,
+      payload: '{"username":"a@example.org","password":"x","__proto__":{"admin":true}}',
+    });
+    expect(poisoned.statusCode).toBe(400);
+  });
+
   it('does not serve the OpenAPI UI unless enabled', async () => {
     expect((await t.request({ method: 'GET', url: '/docs' })).statusCode).toBe(404);
   });
