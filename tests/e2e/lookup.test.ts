@@ -152,13 +152,13 @@ describe('the high-school lookup on the education page', () => {
     const gate = await holdSearches();
     await search.pressSequentially('lincoln hi', { delay: 30 });
     // SPEC §9: the widget says it is searching while the request is out.
-    await expectVisible(suggestions().getByText('Loading...', { exact: true }));
+    await expectVisible(field(page, 'hs_name').getByText('Loading...', { exact: true }));
     await a11y.check('/education (school search loading)');
     await gate.release();
 
     const option = suggestions().getByRole('option', { name: new RegExp(`^${LINCOLN.name}`) });
     await expectVisible(option);
-    expect(await suggestions().getByText('Loading...').count()).toBe(0);
+    expect(await field(page, 'hs_name').getByText('Loading...').count()).toBe(0);
     // Under the name: where the school is and its CEEB code.
     expect(await option.innerText()).toContain(`Springfield, IL · CEEB ${LINCOLN.ceeb}`);
     // The typed text is not a school name, so it is offered as free text after the matches.
@@ -247,7 +247,7 @@ describe('the high-school lookup on the education page', () => {
     // One change, so one search: the state checked below is the final one.
     await search.fill(NOT_LISTED);
 
-    await expectVisible(suggestions().getByText('No options', { exact: true }));
+    await expectVisible(field(page, 'hs_name').getByText('No options', { exact: true }));
     const useTyped = suggestions().getByRole('option', { name: `Use: ${NOT_LISTED}` });
     await expectVisible(useTyped);
     expect(await suggestions().getByRole('option').count()).toBe(1);

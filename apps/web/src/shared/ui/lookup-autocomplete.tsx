@@ -99,7 +99,7 @@ export function LookupAutocomplete(props: LookupAutocompleteProps) {
           disabled={props.disabled}
           maxLength={props.maxLength}
           autoComplete="off"
-          rightSection={loading ? <Loader size={16} aria-label="Loading..." /> : null}
+          rightSection={loading ? <Loader size={16} role="status" aria-label="Loading..." /> : null}
           onChange={(event) => {
             onChange(event.currentTarget.value);
             setQuery(event.currentTarget.value);
@@ -112,24 +112,22 @@ export function LookupAutocomplete(props: LookupAutocompleteProps) {
         />
       </Combobox.Target>
       <Combobox.Dropdown hidden={typed === ''}>
-        <Combobox.Options>
-          {loading ? (
-            <Combobox.Empty>Loading...</Combobox.Empty>
-          ) : (
-            <>
-              {items.map((item) => (
-                <Combobox.Option value={item.id} key={item.id}>
-                  <div>{item.text}</div>
-                  {item.sub_text ? <div style={{ fontSize: '0.85em' }}>{item.sub_text}</div> : null}
-                </Combobox.Option>
-              ))}
-              {items.length === 0 ? <Combobox.Empty>No options</Combobox.Empty> : null}
-              {offerFreeText ? (
-                <Combobox.Option value={FREE_TEXT}>{`Use: ${typed}`}</Combobox.Option>
-              ) : null}
-            </>
-          )}
-        </Combobox.Options>
+        {/* A listbox may hold only options, so the loading and empty notes sit beside it. */}
+        {loading ? <Combobox.Empty>Loading...</Combobox.Empty> : null}
+        {!loading && items.length === 0 ? <Combobox.Empty>No options</Combobox.Empty> : null}
+        {!loading && (items.length > 0 || offerFreeText) ? (
+          <Combobox.Options aria-label="Suggestions">
+            {items.map((item) => (
+              <Combobox.Option value={item.id} key={item.id}>
+                <div>{item.text}</div>
+                {item.sub_text ? <div style={{ fontSize: '0.85em' }}>{item.sub_text}</div> : null}
+              </Combobox.Option>
+            ))}
+            {offerFreeText ? (
+              <Combobox.Option value={FREE_TEXT}>{`Use: ${typed}`}</Combobox.Option>
+            ) : null}
+          </Combobox.Options>
+        ) : null}
       </Combobox.Dropdown>
     </Combobox>
   );

@@ -10,6 +10,7 @@ import {
   type ReactNode,
 } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { MESSAGES } from '@admissions/api-contract';
 import {
   APPLICATION_DEFINITION,
@@ -23,6 +24,7 @@ import {
   type ValidationErrors,
 } from '@admissions/form';
 import { PATHS } from '../../../config/paths';
+import { documentQueryKeys } from '../../../shared/api/documents';
 import { ServerError } from '../../../shared/api/errors';
 import { buildCarriedState } from '../../../shared/lib/auth-location-state';
 import { registerBeforeLeave } from '../../../shared/lib/before-leave';
@@ -323,6 +325,7 @@ export function ApplicationProvider({
     uploadStatuses.current.set(key, status);
   }, []);
 
+  const queryClient = useQueryClient();
   const chooseTab = useCallback(
     async (groupId: string, tabId: string, fromTabId: string): Promise<'done' | 'blocked'> => {
       const group = APPLICATION_DEFINITION.tabGroups.find((g) => g.id === groupId);
@@ -335,6 +338,13 @@ export function ApplicationProvider({
           // Pending keystrokes of the tab being left must not land after the server cleared it.
           await flush();
           await saveTab(groupId, tabId);
+          // The server deleted the left tab's file: the upload widget's cached view of it is stale.
+          await queryClient.invalidateQueries({ queryKey: documentQueryKeys.answers });
+          if (leaving) {
+            await queryClient.invalidateQueries({
+              queryKey: documentQueryKeys.conversion(leaving),
+            });
+          }
         } catch (error) {
           // 409: the file of the tab being left could not be deleted.
           if (error instanceof ServerError && error.status === 409) return 'blocked';
@@ -354,7 +364,7 @@ export function ApplicationProvider({
       setAnswers(next);
       return 'done';
     },
-    [flush],
+    [flush, queryClient],
   );
 
   const addBlock = useCallback(async (groupId: string, count: number) => {
