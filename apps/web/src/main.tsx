@@ -6,6 +6,7 @@ import { createBrowserRouter } from 'react-router';
 import { App } from './app/app';
 import { connectSessionHandling, routes } from './app/router';
 import { createQueryClient } from './shared/api/query-client';
+import { loadPartner } from './shared/lib/partner';
 
 const queryClient = createQueryClient();
 const router = createBrowserRouter(routes);
@@ -14,8 +15,11 @@ connectSessionHandling(router, queryClient);
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element to render into.');
 
-createRoot(container).render(
-  <StrictMode>
-    <App router={router} queryClient={queryClient} />
-  </StrictMode>,
-);
+// One small request before the first render: labels, limits and the alert depend on it.
+void loadPartner().then(() => {
+  createRoot(container).render(
+    <StrictMode>
+      <App router={router} queryClient={queryClient} />
+    </StrictMode>,
+  );
+});

@@ -17,6 +17,7 @@ export const API_ROUTES = {
   addAnother: '/api/add-another',
   tabs: '/api/tabs',
   temporaryAnswers: '/public/tmp',
+  partner: '/public/partner',
   presignedUrl: '/api/presigned-url',
   /** GET status, POST start, DELETE forget; `:key` is a file question (`*_doc`). */
   documentConversion: '/api/pdf/document-answer/:key',

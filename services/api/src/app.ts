@@ -3,6 +3,7 @@ import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { Logger } from 'pino';
 import { sql } from 'drizzle-orm';
 import { ErrorResponse, HealthResponse, MESSAGES, API_ROUTES } from '@admissions/api-contract';
@@ -59,7 +60,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: 72_000,
     return503OnClosing: true,
-    disableRequestLogging: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(compileValidator);
 
@@ -105,6 +105,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       }
       return { status: 'ok' as const };
     },
+  });
+
+  // The institution's details as this deployment configured them (PARTNER_CONFIG_FILE), so the
+  // SPA's labels, limits and alert match what the server enforces.
+  app.get(API_ROUTES.partner, {
+    schema: {
+      tags: ['operations'],
+      summary: "The institution's configuration shown in the application",
+      response: { 200: Type.Unsafe<PartnerConfig>({ type: 'object', additionalProperties: true }) },
+    },
+    handler: async () => deps.partner,
   });
 
   const cookies: CookieSettings = { secure: isHttps(config), clientId: config.loginMarkerClientId };

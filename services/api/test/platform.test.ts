@@ -139,6 +139,13 @@ describe.each(availableDrivers())('HTTP platform on %s', (driver) => {
     expect(poisoned.statusCode).toBe(400);
   });
 
+  it("serves the institution's configuration to the SPA", async () => {
+    const res = await t.request({ method: 'GET', url: '/public/partner' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(t.runtime.partner);
+    expect(res.json().textAreaLimit).toBe(7000);
+  });
+
   it('does not serve the OpenAPI UI unless enabled', async () => {
     expect((await t.request({ method: 'GET', url: '/docs' })).statusCode).toBe(404);
   });

@@ -4,7 +4,6 @@ import { Button, Group, Title, VisuallyHidden } from '@mantine/core';
 import {
   APPLICATION_DEFINITION,
   countRepeatBlocks,
-  DEFAULT_PARTNER,
   resolveText,
   type PageId,
   type RepeatGroup,
@@ -14,6 +13,7 @@ import { useApplication } from './application-provider';
 import { PageActions } from './page-actions';
 import { SectionView } from './section-view';
 import classes from './application-page.module.css';
+import { getPartner } from '../../../shared/lib/partner';
 
 function findGroup(id: string): RepeatGroup | undefined {
   return APPLICATION_DEFINITION.repeatGroups.find((g) => g.id === id);
@@ -52,8 +52,7 @@ function describeAppeared(sections: readonly Section[], before: string, after: s
     }
     for (const question of section.questions) {
       const entry = `${section.id}/${question.key}`;
-      if (now.has(entry) && !was.has(entry))
-        parts.push(resolveText(question.label, DEFAULT_PARTNER));
+      if (now.has(entry) && !was.has(entry)) parts.push(resolveText(question.label, getPartner()));
     }
   }
   return parts.length > 0 ? `New questions appeared: ${parts.join('; ')}.` : '';

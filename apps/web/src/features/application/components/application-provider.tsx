@@ -14,7 +14,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { MESSAGES } from '@admissions/api-contract';
 import {
   APPLICATION_DEFINITION,
-  DEFAULT_PARTNER,
   buildAnswerPatch,
   collectVisibleQuestionKeys,
   listHiddenAnswerKeys,
@@ -37,6 +36,7 @@ import { submitApplication } from '../api/submit-application';
 import { saveTab } from '../api/tabs';
 import { AnswerSaver, type SaveState } from '../lib/answer-saver';
 import { isPagePath, type ClientSnapshot } from '../lib/client-snapshot';
+import { getPartner } from '../../../shared/lib/partner';
 
 /** How long typing may pause before the text is saved anyway (blur saves at once). */
 export const TYPING_SAVE_DELAY_MS = 1500;
@@ -91,7 +91,7 @@ function hasAnyAnswer(answers: Answers): boolean {
 function validate(answers: Answers, tabs: Readonly<Record<string, string>>): ValidationErrors {
   return validateAnswers(APPLICATION_DEFINITION, answers, {
     now: new Date(),
-    partner: DEFAULT_PARTNER,
+    partner: getPartner(),
     context: { tabs },
   });
 }
@@ -212,7 +212,7 @@ export function ApplicationProvider({
       const patch = buildAnswerPatch(APPLICATION_DEFINITION, key, value, {
         answers: current,
         now: new Date(),
-        partner: DEFAULT_PARTNER,
+        partner: getPartner(),
       });
       const next: Record<string, string> = { ...current, ...patch };
       // SPEC §4: answers of questions this change hides are cleared, here and on the server.

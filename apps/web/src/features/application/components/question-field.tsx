@@ -1,6 +1,7 @@
-import { DEFAULT_PARTNER, resolveText, type Question } from '@admissions/form';
+import { resolveText, type Question } from '@admissions/form';
 import { INPUT_REGISTRY } from '../inputs/registry';
 import { useApplication } from './application-provider';
+import { getPartner } from '../../../shared/lib/partner';
 
 function isAlwaysRequired(question: Question): boolean {
   return question.required !== undefined && question.required.when === undefined;
@@ -16,8 +17,8 @@ export function QuestionField({ question }: { question: Question }) {
     <Input
       question={question}
       id={question.key}
-      label={resolveText(question.label, DEFAULT_PARTNER)}
-      {...(question.help ? { help: resolveText(question.help, DEFAULT_PARTNER) } : {})}
+      label={resolveText(question.label, getPartner())}
+      {...(question.help ? { help: resolveText(question.help, getPartner()) } : {})}
       value={app.answers[question.key] ?? ''}
       answers={app.answers}
       {...(messages.length > 0 ? { error: messages.join(' ') } : {})}

@@ -1,7 +1,6 @@
 import { Stack, Text, Title } from '@mantine/core';
 import {
   APPLICATION_DEFINITION,
-  DEFAULT_PARTNER,
   resolveText,
   type Question,
   type Section,
@@ -11,6 +10,7 @@ import { useApplication } from './application-provider';
 import { QuestionField } from './question-field';
 import { TabGroupField } from './tab-group-field';
 import classes from './application-page.module.css';
+import { getPartner } from '../../../shared/lib/partner';
 
 type Item =
   | { kind: 'question'; question: Question }
@@ -47,11 +47,11 @@ export function SectionView({ section }: { section: Section }) {
   return (
     <section aria-labelledby={headingId} className={classes.section}>
       <Title order={2} id={headingId} className={classes.sectionTitle}>
-        {resolveText(section.title, DEFAULT_PARTNER)}
+        {resolveText(section.title, getPartner())}
       </Title>
       {section.help && (
         <Text size="sm" c="dimmed" mb="sm">
-          {resolveText(section.help, DEFAULT_PARTNER)}
+          {resolveText(section.help, getPartner())}
         </Text>
       )}
       <Stack gap="md">

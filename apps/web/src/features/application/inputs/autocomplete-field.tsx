@@ -1,7 +1,8 @@
 import type { LookupRecord } from '@admissions/api-contract';
-import { DEFAULT_PARTNER, isKnownAnswerKey, limitForRole } from '@admissions/form';
+import { isKnownAnswerKey, limitForRole } from '@admissions/form';
 import { LookupAutocomplete } from '../../../shared/ui/lookup-autocomplete';
 import type { InputProps } from './input-props';
+import { getPartner } from '../../../shared/lib/partner';
 
 const ADDRESS_LINE = 'address_line_1';
 const SCHOOL_NAME = 'name';
@@ -57,7 +58,7 @@ export function AutocompleteField(props: InputProps) {
         {...(props.help ? { description: props.help } : {})}
         {...(props.error ? { error: props.error } : {})}
         required={props.required}
-        maxLength={limitForRole(question, 'value', DEFAULT_PARTNER)}
+        maxLength={limitForRole(question, 'value', getPartner())}
         onChange={(text) => props.onChange(question.key, text, 'typing')}
         onSelect={({ label, record }) => {
           props.onChange(question.key, label, 'typing');

@@ -1,17 +1,12 @@
 import { Checkbox, Group, NativeSelect, Radio, Text } from '@mantine/core';
-import {
-  DEFAULT_PARTNER,
-  isChecked,
-  resolveOptions,
-  type Answers,
-  type OptionSource,
-} from '@admissions/form';
+import { isChecked, resolveOptions, type Answers, type OptionSource } from '@admissions/form';
 import type { InputProps } from './input-props';
 import classes from './inputs.module.css';
+import { getPartner } from '../../../shared/lib/partner';
 
 function optionsOf(source: OptionSource | undefined, answers: Answers) {
   if (!source) return [];
-  return resolveOptions(source, { answers, now: new Date(), partner: DEFAULT_PARTNER });
+  return resolveOptions(source, { answers, now: new Date(), partner: getPartner() });
 }
 
 /** Native selects: keyboard and screen-reader behaviour every browser already gets right. */

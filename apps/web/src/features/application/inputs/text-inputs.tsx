@@ -1,6 +1,5 @@
 import { PasswordInput, Textarea, TextInput } from '@mantine/core';
 import {
-  DEFAULT_PARTNER,
   countCharacters,
   formatCharacterCount,
   formatPhone,
@@ -8,9 +7,10 @@ import {
   limitForRole,
 } from '@admissions/form';
 import type { InputProps } from './input-props';
+import { getPartner } from '../../../shared/lib/partner';
 
 function limitOf(props: InputProps): number {
-  return limitForRole(props.question, 'value', DEFAULT_PARTNER);
+  return limitForRole(props.question, 'value', getPartner());
 }
 
 function common(props: InputProps) {

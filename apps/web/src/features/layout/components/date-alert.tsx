@@ -1,5 +1,6 @@
 import { Alert } from '@mantine/core';
-import { DEFAULT_PARTNER, type PartnerConfig } from '@admissions/form';
+import { type PartnerConfig } from '@admissions/form';
+import { getPartner } from '../../../shared/lib/partner';
 
 /** SPEC §1: the partner's alert shows only between its start and end dates (inclusive). */
 export function isAlertActive(alert: PartnerConfig['alert'], now: Date): boolean {
@@ -9,7 +10,7 @@ export function isAlertActive(alert: PartnerConfig['alert'], now: Date): boolean
 }
 
 export function DateAlert({
-  alert = DEFAULT_PARTNER.alert,
+  alert = getPartner().alert,
   now = new Date(),
 }: {
   alert?: PartnerConfig['alert'];

@@ -1,16 +1,16 @@
 import { useState } from 'react';
 import { Anchor, Group, Text } from '@mantine/core';
-import { DEFAULT_PARTNER } from '@admissions/form';
 import { HelpModal } from './help-modal';
 import { PrivacyModal } from './privacy-modal';
 import classes from './footer.module.css';
+import { getPartner } from '../../../shared/lib/partner';
 
 type OpenModal = 'help' | 'privacy' | null;
 
 /** Postal address, Help and Privacy, and the copyright for the current year (SPEC §1). */
 export function Footer() {
   const [openModal, setOpenModal] = useState<OpenModal>(null);
-  const partner = DEFAULT_PARTNER;
+  const partner = getPartner();
   const { postalAddress } = partner;
   const close = () => setOpenModal(null);
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Group, Text, Title } from '@mantine/core';
-import { DEFAULT_PARTNER } from '@admissions/form';
 import classes from './header.module.css';
+import { getPartner } from '../../../shared/lib/partner';
 
 /** The top band; the app passes the account popover in, since features do not import each other. */
 export function Header({ actions }: { actions?: ReactNode }) {
@@ -10,7 +10,7 @@ export function Header({ actions }: { actions?: ReactNode }) {
       <Group justify="space-between" wrap="nowrap" className={classes.inner}>
         <div>
           <Text component="p" size="sm" className={classes.school}>
-            {DEFAULT_PARTNER.schoolName}
+            {getPartner().schoolName}
           </Text>
           <Title order={2} className={classes.title}>
             Undergraduate Application

@@ -1,6 +1,6 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
-import { DEFAULT_PARTNER } from '@admissions/form';
 import { AppModal } from '../../../shared/ui/app-modal';
+import { getPartner } from '../../../shared/lib/partner';
 
 export function buildHelpMailto(email: string, subject: string): string {
   return `mailto:${email}?subject=${encodeURIComponent(subject)}`;
@@ -8,7 +8,7 @@ export function buildHelpMailto(email: string, subject: string): string {
 
 /** SPEC §1 Help: technical help by e-mail, a PDF reader note, and the admissions office. */
 export function HelpModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
-  const partner = DEFAULT_PARTNER;
+  const partner = getPartner();
   const phoneHref = `tel:${partner.admissionPhone.replace(/[^0-9+]/g, '')}`;
   return (
     <AppModal opened={opened} onClose={onClose} title="Help" size="s">

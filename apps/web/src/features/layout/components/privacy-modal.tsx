@@ -1,6 +1,6 @@
 import { Anchor, List, Stack, Text, Title } from '@mantine/core';
-import { DEFAULT_PARTNER } from '@admissions/form';
 import { AppModal } from '../../../shared/ui/app-modal';
+import { getPartner } from '../../../shared/lib/partner';
 
 const BROWSER_COOKIE_HELP = [
   { name: 'Google Chrome', href: 'https://support.google.com/chrome/answer/95647' },
@@ -19,7 +19,7 @@ const ANALYTICS_OPT_OUT = 'https://tools.google.com/dlpage/gaoptout';
 
 /** SPEC §1 Privacy: policy and cookie notice, browser controls, analytics opt-out, contact. */
 export function PrivacyModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
-  const partner = DEFAULT_PARTNER;
+  const partner = getPartner();
   const external = { target: '_blank', rel: 'noopener noreferrer' } as const;
   return (
     <AppModal opened={opened} onClose={onClose} title="Privacy" size="s">
