@@ -1,0 +1,61 @@
+// The plain view model behind both renderers (GUIDE.md §1): every formatting decision is made here,
+// once, so the print view on screen and the application PDF cannot disagree. Renderers only lay out.
+import type { PageId } from '@admissions/form';
+
+/**
+ * How a row is laid out. `long` rows (text areas, essays) take the full width and may flow across
+ * pages; `check` rows show `[X]` or `[ ]` before the label; `document` rows name an uploaded file.
+ */
+export type AnswerRowKind = 'short' | 'long' | 'check' | 'document';
+
+export interface AnswerRow {
+  /** The answer key the row shows (for a month-year, the month key; for documents, the `*_doc` key). */
+  key: string;
+  label: string;
+  /** Display text, already formatted: option label, date, `[X]`, "Name (CEEB 123456)", file "name (12 KB)". */
+  value: string;
+  kind: AnswerRowKind;
+}
+
+export interface AnswerSectionView {
+  /** Unique within the view: the definition's section id (which already carries the block number). */
+  id: string;
+  title: string;
+  /** Block n of an add-another group ("Parent 2"), when the section is one. */
+  block?: { group: string; index: number };
+  /** Set when the section belongs to a tab group: the label of the chosen tab. */
+  tab?: string;
+  rows: readonly AnswerRow[];
+}
+
+export interface AnswerPageView {
+  id: PageId;
+  title: string;
+  sections: readonly AnswerSectionView[];
+}
+
+export interface DocumentView {
+  /** The file question's key (`*_doc`). */
+  key: string;
+  /** The question's label, used as the document's bookmark title in the PDF. */
+  label: string;
+  fileName: string;
+  fileSize: number;
+}
+
+export interface AnswerView {
+  pages: readonly AnswerPageView[];
+  /** Converted documents in definition order, as the PDF appends them. */
+  documents: readonly DocumentView[];
+}
+
+/** The PDF's cover: who and which application (the print view shows the same in its heading). */
+export interface ApplicationCover {
+  applicantName: string;
+  applicationId: string;
+  email?: string;
+  /** ISO timestamp, or null while the application is not submitted. */
+  submittedAt: string | null;
+  /** ISO timestamp of when the copy was produced. */
+  generatedAt: string;
+}
