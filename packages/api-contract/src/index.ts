@@ -6,3 +6,4 @@ export * from './messages';
 export * from './application';
 export * from './documents';
 export * from './lookup';
+export * from './service';

@@ -26,7 +26,17 @@ export const API_ROUTES = {
   /** The local storage driver's presigned-POST endpoint (S3 returns its own URL instead). */
   storageUpload: '/storage/upload',
   lookupFind: '/lookup/find',
+  /** GET: status of the applicant's application PDF, starting its generation when needed. */
+  applicationPdf: '/api/pdf',
+  /** GET: the generated PDF itself, through the short-lived link that /api/pdf returns. */
+  applicationPdfFile: '/api/pdf/file',
+  /** Staff, read-only, with ?service_token=: the print view's data and the same PDF. */
+  servicePrint: '/service/tmp-pdf',
+  servicePdf: '/service/pdf',
 } as const;
+
+/** The SPA route of the staff print view; the CLI prints `${PUBLIC_URL}${PRINT_VIEW_PATH}?service_token=…`. */
+export const PRINT_VIEW_PATH = '/print';
 
 /** The JavaScript-readable login marker (SPEC §6) starts with this; it carries no secret. */
 export const LOGIN_MARKER_COOKIE_PREFIX = 'CognitoIdentityServiceProvider';
