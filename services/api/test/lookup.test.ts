@@ -72,6 +72,8 @@ describe.each(availableDrivers())('lookups on %s', (driver) => {
     expect(ids(await search('hs_ceeb', 'high abra'))).toEqual(['T003']);
     // A typo still finds the school.
     expect(ids(await search('hs_ceeb', 'jeferson midle'))).toEqual(['T005']);
+    // A misspelt word is read as the closest word the list knows, then ranked like typed words.
+    expect(ids(await search('hs_ceeb', 'abraham linclon'))).toEqual(['T003']);
     expect(await search('hs_ceeb', 'zzzzqqq')).toEqual([]);
   });
 
@@ -252,6 +254,10 @@ describe.each(availableDrivers())('lookups on %s', (driver) => {
       'Lincoln High School (renamed)',
     );
     expect(ids(await search('hs_ceeb', 'quoted with'))).toEqual(['N007']);
+    // The word index follows the import: the new name's words find it, the old name's are gone.
+    expect(ids(await search('hs_ceeb', 'renamed'))).toEqual(['T001']);
+    expect(ids(await search('hs_ceeb', 'boise new'))).toEqual([]);
+    expect(ids(await search('hs_ceeb', 'school new'))[0]).toBe('N001');
     await expect(importLookupCsv(t.runtime.database, 'hs_ceeb', 'name\nX')).rejects.toThrow(
       /lacks the column\(s\) code/,
     );

@@ -8,6 +8,7 @@ import { USA } from '@admissions/form';
 import type { Database } from '../db/connect';
 import { parseCsv } from './csv';
 import { normalizeSearchText } from './normalize';
+import { rebuildWordIndex } from './word-index';
 import { isKnownCountry, isKnownState } from './place-names';
 
 interface CategoryFormat {
@@ -202,6 +203,7 @@ export async function upsertLookupRows(
       else updated++;
     }
   }
+  await rebuildWordIndex(database, { table: format.table, key: format.key });
   return { inserted, updated, removedSamples };
 }
 
