@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
+  check,
   index,
   integer,
   jsonb,
@@ -186,6 +187,60 @@ export const documentAnswers = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.answerKey] })],
+);
+
+/**
+ * The generated application PDF, one row per applicant and audience ('applicant' for GET /api/pdf,
+ * 'service' for GET /service/pdf), for one version of the application (applications.version).
+ * `token` names the generation job, so a job for a superseded version changes nothing.
+ */
+export const applicationPdfs = pgTable(
+  'application_pdfs',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    audience: text('audience').notNull(),
+    version: integer('version').notNull(),
+    /** UNPROCESSED, IN_PROGRESS, COMPLETED or FAILED (SPEC §3 PDF statuses). */
+    status: text('status').notNull(),
+    token: text('token').notNull(),
+    /** The stored PDF of the latest completed generation (kept until a newer one replaces it). */
+    storageKey: text('storage_key'),
+    pdfSize: integer('pdf_size'),
+    message: text('message').notNull().default(''),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.audience] }),
+    index('application_pdfs_status_idx').on(t.status, t.updatedAt),
+  ],
+);
+
+/**
+ * Every staff read (GUIDE §3.8): which token read which applicant, when, and which answer and
+ * document keys it was shown, never their values. Append-only: a trigger (migration
+ * 0004_print_and_pdf) refuses UPDATE, DELETE and TRUNCATE. No foreign key to users, so deleting
+ * an account neither deletes nor is blocked by its audit trail.
+ */
+export const serviceAudit = pgTable(
+  'service_audit',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    tokenId: text('token_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    /** 'print-view' (GET /service/tmp-pdf) or 'pdf' (GET /service/pdf). */
+    action: text('action').notNull(),
+    shown: jsonb('shown').$type<{ answers: string[]; documents: string[] }>().notNull(),
+    ip: text('ip'),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('service_audit_user_idx').on(t.userId, t.createdAt),
+    index('service_audit_token_idx').on(t.tokenId),
+    check('service_audit_action_check', sql`${t.action} IN ('print-view', 'pdf')`),
+  ],
 );
 
 // Lookups (SPEC §3 autocomplete categories): one table per category. `search_text` is the name
