@@ -1,2 +1,19 @@
-// buildAnswerView and its web and PDF renderers arrive with the print-view issue (#7).
-export {};
+export type {
+  AnswerPageView,
+  AnswerRow,
+  AnswerRowKind,
+  AnswerSectionView,
+  AnswerView,
+  ApplicationCover,
+  DocumentView,
+} from './view-model';
+export {
+  buildAnswerView,
+  collectAnswerPairs,
+  formatAnswerDate,
+  formatApplicantName,
+  formatDocumentSize,
+  maskIdentifier,
+  resolveChosenTabs,
+} from './build-answer-view';
+export type { AnswerViewAudience, AnswerViewExtras, DocumentRecord } from './build-answer-view';

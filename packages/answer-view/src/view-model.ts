@@ -15,6 +15,11 @@ export interface AnswerRow {
   /** Display text, already formatted: option label, date, `[X]`, "Name (CEEB 123456)", file "name (12 KB)". */
   value: string;
   kind: AnswerRowKind;
+  /**
+   * Set on the question of a document-or-essay tab group: the group's label ("Personal
+   * Statement") and the label of the tab shown ("Type Your Response").
+   */
+  tab?: { group: string; tab: string };
 }
 
 export interface AnswerSectionView {
