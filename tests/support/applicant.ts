@@ -124,3 +124,42 @@ export class A11yFindings {
     expect(this.findings, 'serious or critical axe-core violations').toEqual([]);
   }
 }
+
+/** The answers without these keys and their `_desc` companions. */
+export function without(
+  answers: Readonly<Record<string, string>>,
+  keys: readonly string[],
+): Record<string, string> {
+  const drop = new Set(keys.flatMap((key) => [key, `${key}_desc`]));
+  return Object.fromEntries(Object.entries(answers).filter(([key]) => !drop.has(key)));
+}
+
+/** Add-another counts and tab choices as the SPA saves them (SPEC §7). */
+export async function saveLayoutThroughApi(
+  page: Page,
+  layout: {
+    addAnother?: Readonly<Record<string, number>>;
+    tabs?: Readonly<Record<string, string>>;
+  },
+): Promise<void> {
+  for (const [button_id, num_components] of Object.entries(layout.addAnother ?? {})) {
+    const response = await page.request.put('/api/add-another', {
+      data: { button_id, num_components },
+    });
+    expect(response.ok(), await response.text()).toBe(true);
+  }
+  for (const [tab_id, chosen_tab] of Object.entries(layout.tabs ?? {})) {
+    const response = await page.request.put('/api/tabs', { data: { tab_id, chosen_tab } });
+    expect(response.ok(), await response.text()).toBe(true);
+  }
+}
+
+/** Started → validating → submitted, as the SPA's Submit button does it. */
+export async function submitThroughApi(page: Page): Promise<void> {
+  for (const web_status of ['started', 'validating']) {
+    const response = await page.request.post('/api/web-status', { data: { web_status } });
+    expect(response.ok(), await response.text()).toBe(true);
+  }
+  const submit = await page.request.post('/api/submit');
+  expect(submit.ok(), await submit.text()).toBe(true);
+}

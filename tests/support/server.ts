@@ -30,6 +30,8 @@ export interface RunningServer {
   baseUrl: string;
   dataDir: string;
   outboxDir: string;
+  /** The environment the server runs with, so a CLI command reads the same configuration. */
+  env: NodeJS.ProcessEnv;
   /** The server's JSON log lines (stdout and stderr), kept under tests/artifacts. */
   logFile: string;
   /** The same output in memory, for failure messages. */
@@ -40,9 +42,21 @@ export interface RunningServer {
    * hence the wait.
    */
   waitForMail(criteria: MailCriteria): Promise<OutboxMessage>;
+  /**
+   * Runs `npm run cli -- <args>` against this server's configuration (same DATA_DIR: on the
+   * embedded database the CLI goes through the running server's socket). Rejects on a non-zero
+   * exit with the command's output.
+   */
+  runCli(args: readonly string[]): Promise<CliResult>;
   stop(): Promise<void>;
 }
 
+export interface CliResult {
+  stdout: string;
+  stderr: string;
+}
+
+const CLI_TIMEOUT_MS = 60_000;
 const EXIT_WITH_PARENT = fileURLToPath(new URL('./exit-with-parent.ts', import.meta.url));
 const HEALTH_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 10_000;
@@ -192,7 +206,18 @@ export async function startServer(
       if (response.status === 200) {
         const body = (await response.json()) as { status?: unknown };
         if (body.status === 'ok') {
-          return { baseUrl, dataDir, outboxDir, logFile, output, waitForMail, stop };
+          const runCli = (args: readonly string[]) => runCliWith(childEnv, args);
+          return {
+            baseUrl,
+            dataDir,
+            outboxDir,
+            env: childEnv,
+            logFile,
+            output,
+            waitForMail,
+            runCli,
+            stop,
+          };
         }
       }
     } catch {
@@ -208,4 +233,36 @@ export async function startServer(
   throw new Error(
     `The API server ${exitNote}; its output (also in ${logFile}):\n${output.join('').slice(-4000)}`,
   );
+}
+
+/**
+ * The service's CLI as `npm run cli` starts it (services/api's `cli` script: node with tsx, from
+ * that workspace), without npm's own start-up cost.
+ */
+export function runCliWith(env: NodeJS.ProcessEnv, args: readonly string[]): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+      cwd: path.join(REPO_ROOT, 'services/api'),
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), CLI_TIMEOUT_MS);
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve({ stdout, stderr });
+      else {
+        reject(
+          new Error(
+            `npm run cli -- ${args.join(' ')} exited with ${code ?? signal ?? '?'}:\n` +
+              `${stdout}\n${stderr}`.trim(),
+          ),
+        );
+      }
+    });
+  });
 }

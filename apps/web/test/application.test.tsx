@@ -279,6 +279,16 @@ describe('routing rules and web status', () => {
     expect(screen.getByDisplayValue('x')).toBeInTheDocument();
   });
 
+  it('says so when a prefill link has expired, and leaves the form empty', async () => {
+    stubFetch({
+      'GET /public/tmp': { status: 404, body: { message: MESSAGES.temporaryAnswersGone } },
+    });
+    renderApp({ path: '/about?token=old' });
+    await findPageTitle('About You');
+    expect(await screen.findByText(MESSAGES.temporaryAnswersGone)).toBeInTheDocument();
+    expect(document.getElementById('first_name')).toHaveValue('');
+  });
+
   it('validates on submit: status validating, errors posted, summary focused with links', async () => {
     setLoginMarker();
     const { calls, fetchMock } = stubFetch({

@@ -31,6 +31,8 @@ const APPLICATION_DEFAULTS: Record<string, Handler> = {
   'PUT /api/answer': { body: { message: 'Your answers were saved.' } },
   'POST /api/validations': { body: { message: 'Saved.' } },
   'GET /api/document-answer': { body: {} },
+  // The completion page's PDF copy: still being made unless a test says otherwise.
+  'GET /api/pdf': { body: { status: 'IN_PROGRESS', url: '', message: 'Generating' } },
 };
 
 /** Defaults for calls whose path ends in a key (`/api/pdf/document-answer/:key`). */

@@ -7,8 +7,14 @@ export const ERROR_TOAST_DURATION_MS = 300000;
 // Mantine's close button is an icon; it needs a name for screen readers (axe button-name).
 const closeButtonProps = { 'aria-label': 'Close notification' };
 
-export function showErrorToast(title: string, message: string): void {
+/** `id`: a toast that may repeat (a poll failing again) is not shown twice while it is open. */
+export function showErrorToast(
+  title: string,
+  message: string,
+  options: { id?: string } = {},
+): void {
   notifications.show({
+    ...options,
     title,
     message,
     color: 'red',

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ProfileResponse } from '@admissions/api-contract';
@@ -18,6 +18,7 @@ import { profileQueryOptions, useProfile } from '../../../features/profile/api/g
 import { readAuthLocationState } from '../../../shared/lib/auth-location-state';
 import { getSession, isLoggedIn } from '../../../shared/lib/session';
 import { FullScreenLoader } from '../../../shared/ui/full-screen-loader';
+import { showErrorToast } from '../../../shared/ui/notify';
 
 /** The form pages' root route (SPEC §2): loads the profile, builds the snapshot, shows the frame. */
 export function ApplicationRoot() {
@@ -54,6 +55,11 @@ function AnonymousApplication() {
   const location = useLocation();
   const token = params.get('token');
   const temporary = useTemporaryAnswers(token);
+  // An expired or unknown prefill link leaves an empty application and says so.
+  const failure = temporary.isError ? temporary.error.message : undefined;
+  useEffect(() => {
+    if (failure) showErrorToast('Error', failure, { id: 'temporary-answers' });
+  }, [failure]);
   if (token && temporary.isPending) return <FullScreenLoader />;
   // Answers carried back from an auth screen, then a prefill link's answers.
   const carried = readAuthLocationState(location.state).answers ?? {};

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { Navigate } from 'react-router';
-import { Container, Paper, Text, Title } from '@mantine/core';
+import { Container, Group, Paper, Text, Title } from '@mantine/core';
 import { MESSAGES } from '@admissions/api-contract';
 import { DEFAULT_ROUTE } from '../../../config/paths';
+import { PdfDownload } from '../../../features/application-pdf/components/pdf-download';
 import { useProfile } from '../../../features/profile/api/get-profile';
 import { isLoggedIn } from '../../../shared/lib/session';
 import { FullScreenLoader } from '../../../shared/ui/full-screen-loader';
@@ -28,6 +29,10 @@ function Completion() {
       <Paper withBorder p="lg" radius="md">
         <Title order={1}>Application submitted</Title>
         <Text mt="sm">{MESSAGES.submitted}</Text>
+        <Text mt="md">Keep a copy of what you sent for your records.</Text>
+        <Group mt="sm">
+          <PdfDownload />
+        </Group>
       </Paper>
     </Container>
   );

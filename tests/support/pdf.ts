@@ -1,0 +1,36 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/**
+ * The text of a PDF as poppler's `pdftotext` reads it (GUIDE.md §4: PDFs are tested through
+ * their text). `raw` keeps the content stream's order, which is the order the renderer wrote.
+ */
+export async function extractPdfText(
+  pdf: Uint8Array,
+  options: { mode?: 'raw' | 'default' } = {},
+): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'e2e-pdf-'));
+  try {
+    const file = path.join(dir, 'in.pdf');
+    await writeFile(file, pdf);
+    const args = [...(options.mode === 'raw' ? ['-raw'] : []), '-enc', 'UTF-8', file, '-'];
+    const { stdout } = await run('pdftotext', args, { maxBuffer: 64 * 1024 * 1024 });
+    return stdout;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export function isPdf(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.subarray(0, 5)).toString('latin1') === '%PDF-';
+}
+
+/** Collapses every run of whitespace (line wraps, page breaks) to one space. */
+export function normaliseText(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
