@@ -17,3 +17,4 @@ export {
   resolveChosenTabs,
 } from './build-answer-view';
 export type { AnswerViewAudience, AnswerViewExtras, DocumentRecord } from './build-answer-view';
+export { COVER_HEADING, formatCoverTimestamp, listCoverLines } from './cover';
