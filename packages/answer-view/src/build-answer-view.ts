@@ -270,6 +270,16 @@ function buildRow(
   }
 }
 
+// Stored answers come from JSON: anything but a string is not an answer (as validateAnswers reads it).
+function keepStrings(answers: Answers): Record<string, string> {
+  const clean: Record<string, string> = {};
+  for (const key of Object.keys(answers)) {
+    const value: unknown = answers[key];
+    if (typeof value === 'string') clean[key] = value;
+  }
+  return clean;
+}
+
 /**
  * The view model of an application: the pages, sections and questions the form shows for these
  * answers, in the same order, each answer formatted for reading (README "The view model").
@@ -281,10 +291,11 @@ export function buildAnswerView(
 ): AnswerView {
   const { partner, audience = 'applicant' } = extras;
   const documents = extras.documents ?? {};
-  const tabs = resolveChosenTabs(definition, answers, extras.tabs);
+  const saved = keepStrings(answers);
+  const tabs = resolveChosenTabs(definition, saved, extras.tabs);
   const context: VisibilityContext = { tabs };
   // Hidden answers appear nowhere: not as rows, and not through the conditions they feed.
-  const effective = clearHiddenAnswers(definition, answers, context);
+  const effective = clearHiddenAnswers(definition, saved, context);
   const plan = planSections(definition);
   const ctx: RowContext = {
     answers: effective,

@@ -331,6 +331,16 @@ describe('buildAnswerView', () => {
     });
   });
 
+  it('ignores stored values that are not strings', () => {
+    const odd = { ...us.answers, middle_name: 42, race_asian: null } as unknown as Record<
+      string,
+      string
+    >;
+    const view = build(odd, us);
+    expect(row(view, 'middle_name')?.value).toBe('');
+    expect(row(view, 'race_asian')?.value).toBe('[ ]');
+  });
+
   it('collectAnswerPairs lists every row in reading order', () => {
     const view = build(complete.answers, complete);
     const pairs = collectAnswerPairs(view);
