@@ -47,3 +47,19 @@ export const ApplicationPdfResponse = Type.Object(
   { additionalProperties: false },
 );
 export type ApplicationPdfResponse = Static<typeof ApplicationPdfResponse>;
+
+/** What the staff routes and the application PDF answer in `message`. */
+export const SERVICE_MESSAGES = {
+  tokenInvalid: 'This staff link is not valid. Please ask for a new link.',
+  tokenExpired: 'This staff link has expired. Please ask for a new link.',
+  /** Any write (or a non-GET on /service/*) that carries a service token. */
+  readOnly: 'Service access is read-only.',
+  pdfWaiting: 'Your PDF copy is waiting to be prepared.',
+  pdfInProgress: 'Your PDF copy is being prepared.',
+  pdfReady: 'Your PDF copy is ready.',
+  /** GET /api/pdf FAILED: SPEC §8's toast text, and what to do about it. */
+  pdfFailed: 'Error downloading PDF copy of your application. Please try again in a few minutes.',
+  linkInvalid: 'This download link is not valid. Please download your application again.',
+  linkExpired: 'This download link has expired. Please download your application again.',
+  linkStale: 'This copy of your application is out of date. Please download it again.',
+} as const;

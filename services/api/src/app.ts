@@ -33,6 +33,12 @@ import { documentRoutes } from './documents/document-routes';
 import { createAddressProvider } from './lookup/address-providers';
 import { createLookupService } from './lookup/lookup-service';
 import { lookupRoutes } from './lookup/lookup-routes';
+import { registerReadOnlyGuard } from './service/read-only-guard';
+import { serviceRoutes } from './service/service-routes';
+import type { PdfJob } from './print/pdf-jobs';
+import { createApplicationPdfService } from './print/pdf-service';
+import { pdfRoutes } from './print/pdf-routes';
+import type { PdfRenderer } from './print/render-application';
 
 export interface AppDeps {
   config: Config;
@@ -47,6 +53,10 @@ export interface AppDeps {
   storage: StorageDriver;
   /** Queues a document conversion for the worker. */
   enqueueConversion: (job: ConversionJob) => Promise<void>;
+  /** Queues the generation of an applicant's application PDF. */
+  enqueuePdf: (job: PdfJob) => Promise<void>;
+  /** Lays out the application PDF (the staff copy is rendered in the request). */
+  renderPdf: PdfRenderer;
 }
 
 /** The HTTP application, without listening: main.ts serves it, tests inject into it. */
@@ -76,6 +86,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerErrorHandling(app);
   await registerSecurity(app, config);
+  // Before routing, authentication and body parsing: a service token never writes, whatever
+  // the route (GUIDE §3.9). After helmet, so the 403 carries the security headers too.
+  registerReadOnlyGuard(app);
   await app.register(cookie);
   await app.register(swagger, {
     openapi: {
@@ -157,6 +170,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.storage.kind === 'local') {
     await app.register(localUploadRoute, { storage: deps.storage as LocalStorage });
   }
+  const pdfService = createApplicationPdfService({
+    db: database.db,
+    storage: deps.storage,
+    clock,
+    logger,
+    partner: deps.partner,
+    encryptionKey: deps.secrets.encryptionKey,
+    downloadLinkKey: deps.secrets.downloadLinkKey,
+    enqueue: deps.enqueuePdf,
+    render: deps.renderPdf,
+  });
+  await app.register(pdfRoutes, { service: pdfService, requireSession });
+  await app.register(serviceRoutes, {
+    config,
+    db: database.db,
+    clock,
+    serviceTokenKey: deps.secrets.serviceTokenKey,
+    encryptionKey: deps.secrets.encryptionKey,
+    pdf: pdfService,
+  });
   const lookupService = createLookupService({
     database,
     addressProvider: createAddressProvider(config.addressProvider, database),

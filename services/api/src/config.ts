@@ -46,6 +46,8 @@ export interface Config {
   officeRecycleAfter: number;
   /** Conversion jobs one worker process runs at once. */
   conversionConcurrency: number;
+  /** Application PDF jobs one worker process runs at once (rendering is CPU-bound: 1 per process). */
+  pdfConcurrency: number;
   /** Requests per minute per IP on GET /lookup/find (typed-as-you-go, so above the public limit). */
   lookupRateLimit: number;
   /** Where address completion comes from: the `zipcodes` package, the lookup_addresses table, or nothing. */
@@ -179,6 +181,7 @@ export function loadConfig(env: Env = process.env): Config {
     officePoolSize: readInt('OFFICE_POOL_SIZE', cores, 1, 32),
     officeRecycleAfter: readInt('OFFICE_RECYCLE_AFTER', 200, 1, 100_000),
     conversionConcurrency: readInt('CONVERSION_CONCURRENCY', cores, 1, 64),
+    pdfConcurrency: readInt('PDF_CONCURRENCY', 1, 1, 16),
     lookupRateLimit: readInt('LOOKUP_RATE_LIMIT', 300, 1, 1_000_000),
     addressProvider: addressProvider ?? 'zipcodes',
   };

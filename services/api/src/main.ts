@@ -14,7 +14,11 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
-  const runtime = await startRuntime(config, { logger, warmConversionPool: true });
+  const runtime = await startRuntime(config, {
+    logger,
+    warmConversionPool: true,
+    warmPdfRenderer: true,
+  });
   await runtime.app.listen({ port: config.port, host: config.host });
 
   let stopping = false;

@@ -18,6 +18,10 @@ import type { StorageDriver } from './storage/storage-driver';
 import { enqueueConversion } from './documents/conversion-jobs';
 import { startConversionRuntime, type ConversionRuntime } from './documents/conversion-runtime';
 import { buildApp } from './app';
+import { enqueuePdfJob, startPdfWorker } from './print/pdf-jobs';
+import { createPdfStore } from './print/pdf-store';
+import { renderApplicationPdf, warmPdfRenderer } from './print/pdf-renderer';
+import type { PdfRenderer } from './print/render-application';
 
 export interface Runtime {
   app: FastifyInstance;
@@ -41,6 +45,10 @@ export interface RuntimeOptions {
   shareEmbeddedDatabase?: boolean;
   /** Start LibreOffice at boot (the server does; tests leave it to the first conversion). */
   warmConversionPool?: boolean;
+  /** The application PDF renderer (tests may hand in a failing or slow one). */
+  renderPdf?: PdfRenderer;
+  /** Load the PDF fonts and render once at boot (the server does). */
+  warmPdfRenderer?: boolean;
 }
 
 export async function loadPartner(config: Config): Promise<PartnerConfig> {
@@ -89,6 +97,28 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
         warm: options.warmConversionPool === true,
       })
     : undefined;
+  const renderPdf = options.renderPdf ?? renderApplicationPdf;
+  const stopPdfWorker = config.runWorkerInProcess
+    ? await startPdfWorker(
+        queue,
+        {
+          db: database.db,
+          storage,
+          clock,
+          partner,
+          encryptionKey: secrets.encryptionKey,
+          render: renderPdf,
+          store: createPdfStore(database.db),
+          logger,
+        },
+        config.pdfConcurrency,
+      )
+    : undefined;
+  if (options.warmPdfRenderer === true && !options.renderPdf) {
+    void warmPdfRenderer().catch((error: unknown) =>
+      logger.error({ err: error }, 'PDF renderer warm-up failed'),
+    );
+  }
   const app = await buildApp({
     config,
     database,
@@ -99,6 +129,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     sendMail: (message) => enqueueMail(queue, secrets.encryptionKey, message),
     storage,
     enqueueConversion: (job) => enqueueConversion(queue, job),
+    enqueuePdf: (job) => enqueuePdfJob(queue, job),
+    renderPdf,
   });
   return {
     app,
@@ -112,6 +144,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     async close() {
       await app.close();
       await conversion?.stop();
+      await stopPdfWorker?.();
       await queue.stop({ graceful: true, wait: true, timeout: 10_000 });
       await storage.close();
       mailer.close();

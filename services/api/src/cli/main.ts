@@ -24,6 +24,10 @@ import { createStorage } from '../storage/create-storage';
 import { startConversionRuntime } from '../documents/conversion-runtime';
 import { readFile } from 'node:fs/promises';
 import { isLookupCategory } from '@admissions/api-contract';
+import { CliUsageError, runPrefill, runServiceToken } from './staff-commands';
+import { startPdfWorker } from '../print/pdf-jobs';
+import { createPdfStore } from '../print/pdf-store';
+import { renderApplicationPdf, warmPdfRenderer } from '../print/pdf-renderer';
 import {
   IMPORT_FORMATS,
   ImportFormatError,
@@ -40,6 +44,14 @@ Commands:
   lookup import --category hs_ceeb|college_ceeb|address --file list.csv [--dry-run]
                                   upsert a school or address list by code; prints accepted and
                                   rejected rows (exit code 3 when any row was rejected)
+  service-token --email E [--ttl 15m] [--json]
+                                  mint a read-only staff token for one applicant (default 15m,
+                                  at most 24h) and print it with the print-view and PDF links
+  prefill --file answers.json [--ttl 7d] [--json]
+                                  store a prefilled answer set (no SSN, alien registration number
+                                  or disciplinary answers; at most 90d) and print its /about link
+
+Durations: a number and a unit: s, m, h or d (90s, 15m, 2h, 7d).
 
 Configuration comes from the same environment variables as the server (see README).`;
 
@@ -52,6 +64,17 @@ async function openCliDatabase(config: Config) {
     dataDir: config.dataDir,
     poolSize: 2,
   });
+}
+
+async function openMigratedCliDatabase(config: Config) {
+  const database = await openCliDatabase(config);
+  try {
+    await migrateDatabase(database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
 }
 
 async function runMigrate(config: Config): Promise<void> {
@@ -93,10 +116,28 @@ async function runWorker(config: Config): Promise<void> {
     logger,
     warm: true,
   });
+  const stopPdfWorker = await startPdfWorker(
+    queue,
+    {
+      db: database.db,
+      storage,
+      clock: systemClock,
+      partner: await loadPartner(config),
+      encryptionKey: secrets.encryptionKey,
+      render: renderApplicationPdf,
+      store: createPdfStore(database.db),
+      logger,
+    },
+    config.pdfConcurrency,
+  );
+  void warmPdfRenderer().catch((error: unknown) =>
+    logger.error({ err: error }, 'PDF renderer warm-up failed'),
+  );
   logger.info('worker started');
   const stop = async () => {
     logger.info('worker stopping');
     await conversion.stop();
+    await stopPdfWorker();
     await queue.stop({ graceful: true, wait: true, timeout: 30_000 });
     mailer.close();
     await database.close();
@@ -173,6 +214,12 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case 'lookup':
       return runLookup(config, rest);
+    case 'service-token':
+      await runServiceToken(config, rest, () => openMigratedCliDatabase(config));
+      return 0;
+    case 'prefill':
+      await runPrefill(config, rest, () => openMigratedCliDatabase(config));
+      return 0;
     default:
       throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`);
   }
@@ -184,8 +231,13 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (error: unknown) => {
-    if (error instanceof ConfigError || error instanceof UsageError) {
-      console.error(error.message);
+    if (
+      error instanceof ConfigError ||
+      error instanceof UsageError ||
+      error instanceof CliUsageError ||
+      String((error as { code?: unknown } | null)?.code).startsWith('ERR_PARSE_ARGS')
+    ) {
+      console.error((error as Error).message);
     } else {
       pino({ level: 'error' }).error({ err: error }, 'command failed');
     }

@@ -5,6 +5,7 @@ import type { Database } from '../db/connect';
 export const QUEUES = {
   sendEmail: 'send-email',
   convertDocument: 'convert-document',
+  renderApplicationPdf: 'render-application-pdf',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -43,6 +44,14 @@ export async function startJobQueue(database: Database, logger: Logger): Promise
       retryDelay: 2,
       retryBackoff: true,
       expireInSeconds: 15 * 60,
+    });
+    // Two retries (storage or renderer trouble); the last failure is recorded as FAILED.
+    await boss.createQueue(QUEUES.renderApplicationPdf, {
+      name: QUEUES.renderApplicationPdf,
+      retryLimit: 2,
+      retryDelay: 2,
+      retryBackoff: true,
+      expireInSeconds: 5 * 60,
     });
   });
   return boss;

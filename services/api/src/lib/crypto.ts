@@ -41,11 +41,21 @@ export interface Secrets {
   hmacKey: Buffer;
   /** AES-256-GCM key for data at rest (queued e-mails now; SSN later). */
   encryptionKey: Buffer;
+  /** HMAC-SHA256 key that signs staff service tokens (GUIDE §3.9). */
+  serviceTokenKey: Buffer;
+  /** HMAC-SHA256 key that signs the short-lived application PDF download links. */
+  downloadLinkKey: Buffer;
 }
 
 function deriveSecrets(master: Buffer): Secrets {
   const derive = (label: string) => createHmac('sha256', master).update(label).digest();
-  return { hmacKey: derive('hmac-v1'), encryptionKey: derive('aes-gcm-v1') };
+  // One key per purpose, so a signature made for one can never be replayed as another.
+  return {
+    hmacKey: derive('hmac-v1'),
+    encryptionKey: derive('aes-gcm-v1'),
+    serviceTokenKey: derive('service-token-v1'),
+    downloadLinkKey: derive('pdf-link-v1'),
+  };
 }
 
 /**

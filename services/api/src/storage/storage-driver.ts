@@ -45,7 +45,7 @@ export interface StorageDriver {
 // Keys are built only here, from the session's user id, a known question key and randomness, so a
 // key names its owner and question and can never climb out of the storage root.
 const KEY_PATTERN =
-  /^(uploads|documents)\/[0-9a-f-]{36}\/[a-z0-9_]{1,100}\/[A-Za-z0-9_-]{22,64}(\.pdf)?$/;
+  /^(uploads|documents|applications)\/[0-9a-f-]{36}\/[a-z0-9_]{1,100}\/[A-Za-z0-9_-]{22,64}(\.pdf)?$/;
 
 export function isValidStorageKey(key: string): boolean {
   return KEY_PATTERN.test(key);
@@ -57,6 +57,11 @@ export function createUploadKey(userId: string, answerKey: string): string {
 
 export function createDocumentKey(userId: string, answerKey: string): string {
   return `documents/${userId}/${answerKey}/${randomBytes(18).toString('base64url')}.pdf`;
+}
+
+/** A generated application PDF (`audience` is applicant or service). */
+export function createApplicationPdfKey(userId: string, audience: string): string {
+  return `applications/${userId}/${audience}/${randomBytes(18).toString('base64url')}.pdf`;
 }
 
 /** The owner and question a key was issued for (null when it is not one of ours). */

@@ -8,11 +8,11 @@ import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { loadConfig } from '../../src/config';
+import { loadConfig, type Config } from '../../src/config';
 import { PGLITE_EXTENSIONS } from '../../src/db/pglite-extensions';
 import { createLogger } from '../../src/lib/logger';
 import { createManualClock, type ManualClock } from '../../src/lib/clock';
-import { startRuntime, type Runtime } from '../../src/runtime';
+import { startRuntime, type Runtime, type RuntimeOptions } from '../../src/runtime';
 
 export type Driver = 'pglite' | 'postgres';
 
@@ -31,6 +31,8 @@ export interface OutboxMessage {
 
 export interface TestRuntime {
   runtime: Runtime;
+  /** The configuration the runtime was started with (the CLI tests hand it to the CLI). */
+  config: Config;
   clock: ManualClock;
   dataDir: string;
   /** Every log line the app wrote, for the secret sweep. */
@@ -71,6 +73,7 @@ async function createPostgresDatabase(
 export async function createTestRuntime(
   driver: Driver,
   env: Record<string, string> = {},
+  options: Pick<RuntimeOptions, 'renderPdf'> = {},
 ): Promise<TestRuntime> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'admissions-test-'));
   let databaseUrl: string | undefined;
@@ -103,11 +106,12 @@ export async function createTestRuntime(
   });
   const logger = createLogger(config.logLevel, sink);
   const clock = createManualClock(new Date('2026-11-22T12:00:00Z'));
-  const runtime = await startRuntime(config, { logger, clock, pglite });
+  const runtime = await startRuntime(config, { logger, clock, pglite, ...options });
   const seen = new Set<string>();
 
   return {
     runtime,
+    config,
     clock,
     dataDir,
     logs,

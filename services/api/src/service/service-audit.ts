@@ -1,0 +1,36 @@
+// The staff read audit (GUIDE §3.8): one row per successful read, written before the data leaves.
+// The table refuses UPDATE, DELETE and TRUNCATE itself (trigger in migration 0004_print_and_pdf).
+import { asc, eq } from 'drizzle-orm';
+import type { Db } from '../db/connect';
+import { serviceAudit } from '../db/schema';
+
+export type ServiceAuditAction = 'print-view' | 'pdf';
+
+export interface ServiceAuditEntry {
+  tokenId: string;
+  userId: string;
+  action: ServiceAuditAction;
+  /** Keys only, never values. */
+  shown: { answers: string[]; documents: string[] };
+  ip: string | null;
+  at: Date;
+}
+
+export async function recordServiceRead(db: Db, entry: ServiceAuditEntry): Promise<void> {
+  await db.insert(serviceAudit).values({
+    tokenId: entry.tokenId,
+    userId: entry.userId,
+    action: entry.action,
+    shown: entry.shown,
+    ip: entry.ip,
+    createdAt: entry.at,
+  });
+}
+
+export async function listServiceReads(db: Db, userId: string) {
+  return db
+    .select()
+    .from(serviceAudit)
+    .where(eq(serviceAudit.userId, userId))
+    .orderBy(asc(serviceAudit.id));
+}
