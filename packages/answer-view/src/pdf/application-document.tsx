@@ -1,0 +1,177 @@
+/** @jsxRuntime automatic @jsxImportSource react */
+// The application as a react-pdf tree: a thin layout of the view model, no formatting decisions.
+//
+// Layout cost in react-pdf grows with the number of nodes (each is a Yoga node, measured, split at
+// page breaks and drawn), so a section is one <Text> whose rows are nested runs: the label in bold
+// on its own line, the value below it, a short spacer line between rows. Text splits across pages
+// line by line, so long answers flow on without being clipped, and the label/value order is the
+// reading order of the page (pdftotext gives them back in order).
+import { Document, Page, Text, View } from '@react-pdf/renderer';
+import type { ComponentProps, ComponentType, ReactElement, ReactNode } from 'react';
+import type { AnswerRow, AnswerSectionView, AnswerView, ApplicationCover } from '../view-model';
+import { FONT_STACK } from './fonts';
+
+/** The bottom margin leaves room for the "Page X of Y" line stamped afterwards (assemble.ts). */
+const PAGE_MARGIN = 54;
+// react-pdf writes a node's right edge as a bookmark's /XYZ left unless one is given (0 counts as
+// none), which scrolls a zoomed-in viewer sideways; 1 pt from the page's left edge is the intent.
+const BOOKMARK_LEFT = 1;
+
+// react-pdf draws a bookmark for any node (a nested node's entry nests under its ancestor's), but
+// its type declarations only list the prop on <Page>.
+type Bookmark = { title: string; left?: number };
+const BookmarkedText = Text as unknown as ComponentType<
+  ComponentProps<typeof Text> & { bookmark?: Bookmark }
+>;
+
+const styles = {
+  page: {
+    paddingTop: PAGE_MARGIN,
+    paddingBottom: PAGE_MARGIN,
+    paddingHorizontal: PAGE_MARGIN,
+    fontFamily: FONT_STACK,
+    fontSize: 10,
+    lineHeight: 1.3,
+    color: '#1a1a1a',
+  },
+  pageTitle: { fontSize: 18, fontWeight: 700, marginBottom: 10 },
+  section: { marginTop: 10 },
+  sectionTitle: {
+    fontSize: 13,
+    fontWeight: 700,
+    paddingBottom: 3,
+    marginBottom: 6,
+    borderBottomWidth: 0.75,
+    borderBottomColor: '#8a8a8a',
+  },
+  label: { fontWeight: 700 },
+  spacer: { fontSize: 4, lineHeight: 1 },
+  coverTitle: { fontSize: 22, fontWeight: 700, marginTop: 120, marginBottom: 24 },
+  coverName: { fontSize: 16, fontWeight: 700, marginBottom: 18 },
+  coverLine: { fontSize: 11, marginBottom: 6 },
+  coverLabel: { fontWeight: 700 },
+} as const;
+
+const COVER_HEADING = 'Undergraduate Application';
+
+/** "November 20, 2026, 15:04 UTC": the cover's timestamps, in UTC so every reader sees the same. */
+export function formatCoverTimestamp(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const day = date.toLocaleDateString('en-US', {
+    timeZone: 'UTC',
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+  });
+  const time = date.toLocaleTimeString('en-GB', {
+    timeZone: 'UTC',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  return `${day}, ${time} UTC`;
+}
+
+function CoverLine({ label, value }: { label: string; value: string }) {
+  return (
+    <Text style={styles.coverLine}>
+      <Text style={styles.coverLabel}>{label}: </Text>
+      {value}
+    </Text>
+  );
+}
+
+function CoverPage({ cover }: { cover: ApplicationCover }) {
+  return (
+    <Page size="LETTER" style={styles.page}>
+      <Text style={styles.coverTitle}>{COVER_HEADING}</Text>
+      <Text style={styles.coverName}>{cover.applicantName}</Text>
+      <CoverLine label="Application ID" value={cover.applicationId} />
+      {cover.email ? <CoverLine label="Email" value={cover.email} /> : null}
+      <CoverLine
+        label="Submitted"
+        value={cover.submittedAt ? formatCoverTimestamp(cover.submittedAt) : 'Not submitted'}
+      />
+      <CoverLine label="Generated" value={formatCoverTimestamp(cover.generatedAt)} />
+    </Page>
+  );
+}
+
+function rowRuns(row: AnswerRow, first: boolean): ReactNode[] {
+  const runs: ReactNode[] = [];
+  if (!first)
+    runs.push(
+      <Text key={`${row.key}-gap`} style={styles.spacer}>
+        {'\n'}
+      </Text>,
+    );
+  if (row.kind === 'check') {
+    // "[X] I agree …": the box first, as on the form.
+    runs.push(
+      `${row.value} `,
+      <Text key={row.key} style={styles.label}>
+        {row.label}
+      </Text>,
+      '\n',
+    );
+  } else {
+    runs.push(
+      <Text key={row.key} style={styles.label}>
+        {row.label}
+      </Text>,
+      '\n',
+    );
+    if (row.value !== '') runs.push(row.value, '\n');
+  }
+  return runs;
+}
+
+function Section({ section }: { section: AnswerSectionView }) {
+  return (
+    <View style={styles.section}>
+      {/* minPresenceAhead keeps a title from ending a page without its first rows; the bookmark
+          sits on the title so it opens the page the title is printed on. */}
+      <BookmarkedText
+        style={styles.sectionTitle}
+        minPresenceAhead={40}
+        bookmark={{ title: section.title, left: BOOKMARK_LEFT }}
+      >
+        {section.title}
+      </BookmarkedText>
+      {section.rows.length > 0 ? (
+        <Text>{section.rows.flatMap((row, i) => rowRuns(row, i === 0))}</Text>
+      ) : null}
+    </View>
+  );
+}
+
+export function ApplicationDocument({
+  view,
+  cover,
+}: {
+  view: AnswerView;
+  cover: ApplicationCover;
+}): ReactElement {
+  return (
+    <Document title={`${COVER_HEADING}: ${cover.applicantName}`} creator="" producer="">
+      <CoverPage cover={cover} />
+      {view.pages.map((page) => (
+        <Page
+          key={page.id}
+          size="LETTER"
+          style={styles.page}
+          wrap
+          // react-pdf's newer pagination measures the content once and packs it into pages; the
+          // default one lays out everything left after each page break again (quadratic).
+          experimentalPagination
+          bookmark={{ title: page.title, left: BOOKMARK_LEFT }}
+        >
+          <Text style={styles.pageTitle}>{page.title}</Text>
+          {page.sections.map((section) => (
+            <Section key={section.id} section={section} />
+          ))}
+        </Page>
+      ))}
+    </Document>
+  );
+}

@@ -1,0 +1,81 @@
+/** @jsxRuntime automatic @jsxImportSource react */
+// `@admissions/answer-view/pdf`: the whole application PDF — cover, the answers, every converted
+// document appended — from the view model. Node only (fonts are read from Debian's font packages).
+import { pdf } from '@react-pdf/renderer';
+import type { AnswerView, ApplicationCover } from '../view-model';
+import { ApplicationDocument } from './application-document';
+import { loadPdfFonts, type PdfFontPaths } from './fonts';
+import { assembleApplicationPdf, type PdfDocumentInput } from './assemble';
+
+export type { PdfDocumentInput } from './assemble';
+export { assertPdfFontFiles, type PdfFontPaths } from './fonts';
+
+/** Lays out the cover and the answer pages with react-pdf (bookmarks per page and section). */
+export async function renderAnswerPages(
+  view: AnswerView,
+  cover: ApplicationCover,
+): Promise<Uint8Array> {
+  await loadPdfFonts();
+  const instance = pdf(<ApplicationDocument view={view} cover={cover} />);
+  try {
+    const stream = await instance.toBuffer();
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of stream as AsyncIterable<Uint8Array>) chunks.push(chunk);
+    return Buffer.concat(chunks);
+  } finally {
+    // react-pdf keeps the rendered tree in its container until it is unmounted (~2.7 MB a render).
+    instance.updateContainer(null as never);
+  }
+}
+
+/**
+ * The application PDF: a cover page, the three pages of answers, then each converted document with
+ * its own bookmark; "Page X of Y" on every page.
+ */
+export async function renderApplicationPdf(
+  view: AnswerView,
+  cover: ApplicationCover,
+  documents: readonly PdfDocumentInput[] = [],
+): Promise<Uint8Array> {
+  const answers = await renderAnswerPages(view, cover);
+  return assembleApplicationPdf(answers, documents);
+}
+
+/**
+ * Loads the fonts and renders a small application once, so the first real request does not pay
+ * for font parsing and JIT warm-up (~1 s cold). Call at server start.
+ */
+export async function warmPdfRenderer(paths: PdfFontPaths = {}): Promise<void> {
+  await loadPdfFonts(paths);
+  await renderApplicationPdf(
+    {
+      pages: [
+        {
+          id: 'about',
+          title: 'About You',
+          sections: [
+            {
+              id: 'warm',
+              title: 'Zoë Łukasz 王小明 Дмитрий',
+              rows: [
+                {
+                  key: 'warm',
+                  label: 'Name',
+                  value: 'Zoë Łukasz 王小明 Дмитрий Ελένη',
+                  kind: 'short',
+                },
+              ],
+            },
+          ],
+        },
+      ],
+      documents: [],
+    },
+    {
+      applicantName: 'Warm-up',
+      applicationId: '0',
+      submittedAt: null,
+      generatedAt: new Date(0).toISOString(),
+    },
+  );
+}
