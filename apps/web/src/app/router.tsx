@@ -53,6 +53,8 @@ export const routes: RouteObject[] = [
         ],
       },
       { path: PATHS.completion, lazy: () => import('./routes/app/completion') },
+      // Staff, read-only (SPEC §1): no frame, no idle time-out, its own bundle.
+      { path: PATHS.print, lazy: () => import('./routes/print') },
       { path: '*', element: <RedirectToDefault /> },
     ],
   },

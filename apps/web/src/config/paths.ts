@@ -1,3 +1,5 @@
+import { PRINT_VIEW_PATH } from '@admissions/api-contract';
+
 // Route paths in one place: links, redirects and the router agree on them.
 export const PATHS = {
   about: '/about',
@@ -9,7 +11,12 @@ export const PATHS = {
   confirm: '/confirm',
   forgot: '/forgot',
   reset: '/reset',
+  /** The staff print view (the CLI prints links to it with ?service_token=). */
+  print: PRINT_VIEW_PATH,
 } as const;
+
+/** SPEC §2: the query parameter that turns the session into a service user's print view. */
+export const SERVICE_TOKEN_PARAM = 'service_token';
 
 /** SPEC §2: /about is the default route; unknown paths and a successful login land here. */
 export const DEFAULT_ROUTE = PATHS.about;
