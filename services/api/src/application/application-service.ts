@@ -145,8 +145,11 @@ export function createApplicationService(deps: ApplicationDeps) {
       if (count > group.max) {
         throw new AppError(400, 'TOO_MANY', `You can add at most ${group.max} of these.`);
       }
+      // The count is content: the print view and the PDF show every block.
       await updateUnsubmitted(db, userId, {
         addAnother: sql`${applications.addAnother} || ${jsonb({ [buttonId]: count })}`,
+        version: sql`${applications.version} + 1`,
+        updatedAt: clock.now(),
       });
     },
 
