@@ -293,3 +293,39 @@ describe.each(availableDrivers())('application PDF that cannot be made (%s)', (d
     expect(['UNPROCESSED', 'IN_PROGRESS']).toContain(retried.status);
   }, 60_000);
 });
+
+describe('OpenAPI', () => {
+  it('documents the PDF and staff routes with every response', async () => {
+    const t = await createTestRuntime('pglite');
+    try {
+      await t.runtime.app.ready();
+      const spec = t.runtime.app.swagger() as {
+        paths: Record<
+          string,
+          Record<string, { responses: Record<string, unknown>; parameters?: { name: string }[] }>
+        >;
+      };
+      const codes = (path: string) => Object.keys(spec.paths[path]?.get?.responses ?? {}).sort();
+      expect(codes('/api/pdf')).toEqual(['200', '400', '401', '429', '500', '503']);
+      expect(codes('/api/pdf/file')).toEqual([
+        '200',
+        '400',
+        '401',
+        '403',
+        '404',
+        '429',
+        '500',
+        '503',
+      ]);
+      for (const path of ['/service/tmp-pdf', '/service/pdf']) {
+        expect(codes(path)).toEqual(['200', '400', '401', '403', '429', '500', '503']);
+        expect(spec.paths[path]?.get?.parameters?.map((p) => p.name)).toEqual(['service_token']);
+      }
+      expect(JSON.stringify(spec.paths['/service/pdf']?.get?.responses['200'])).toContain(
+        'application/pdf',
+      );
+    } finally {
+      await t.close();
+    }
+  });
+});
