@@ -8,6 +8,7 @@
 // reading order of the page (pdftotext gives them back in order).
 import { Document, Page, Text, View } from '@react-pdf/renderer';
 import type { ComponentProps, ComponentType, ReactElement, ReactNode } from 'react';
+import { COVER_HEADING, listCoverLines } from '../cover';
 import type { AnswerRow, AnswerSectionView, AnswerView, ApplicationCover } from '../view-model';
 import { FONT_STACK } from './fonts';
 
@@ -45,32 +46,13 @@ const styles = {
     borderBottomColor: '#8a8a8a',
   },
   label: { fontWeight: 700 },
+  note: { color: '#555555' },
   spacer: { fontSize: 4, lineHeight: 1 },
   coverTitle: { fontSize: 22, fontWeight: 700, marginTop: 120, marginBottom: 24 },
   coverName: { fontSize: 16, fontWeight: 700, marginBottom: 18 },
   coverLine: { fontSize: 11, marginBottom: 6 },
   coverLabel: { fontWeight: 700 },
 } as const;
-
-const COVER_HEADING = 'Undergraduate Application';
-
-/** "November 20, 2026, 15:04 UTC": the cover's timestamps, in UTC so every reader sees the same. */
-export function formatCoverTimestamp(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  const day = date.toLocaleDateString('en-US', {
-    timeZone: 'UTC',
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-  });
-  const time = date.toLocaleTimeString('en-GB', {
-    timeZone: 'UTC',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
-  return `${day}, ${time} UTC`;
-}
 
 function CoverLine({ label, value }: { label: string; value: string }) {
   return (
@@ -85,44 +67,40 @@ function CoverPage({ cover }: { cover: ApplicationCover }) {
   return (
     <Page size="LETTER" style={styles.page}>
       <Text style={styles.coverTitle}>{COVER_HEADING}</Text>
-      <Text style={styles.coverName}>{cover.applicantName}</Text>
-      <CoverLine label="Application ID" value={cover.applicationId} />
-      {cover.email ? <CoverLine label="Email" value={cover.email} /> : null}
-      <CoverLine
-        label="Submitted"
-        value={cover.submittedAt ? formatCoverTimestamp(cover.submittedAt) : 'Not submitted'}
-      />
-      <CoverLine label="Generated" value={formatCoverTimestamp(cover.generatedAt)} />
+      <Text style={styles.coverName}>{cover.applicantName || COVER_HEADING}</Text>
+      {listCoverLines(cover).map((line) => (
+        <CoverLine key={line.label} label={line.label} value={line.value} />
+      ))}
     </Page>
   );
 }
 
-function rowRuns(row: AnswerRow, first: boolean): ReactNode[] {
+function rowRuns(row: AnswerRow, first: boolean, showTab: boolean): ReactNode[] {
   const runs: ReactNode[] = [];
-  if (!first)
+  if (!first) {
     runs.push(
       <Text key={`${row.key}-gap`} style={styles.spacer}>
         {'\n'}
       </Text>,
     );
-  if (row.kind === 'check') {
-    // "[X] I agree …": the box first, as on the form.
-    runs.push(
-      `${row.value} `,
-      <Text key={row.key} style={styles.label}>
-        {row.label}
-      </Text>,
-      '\n',
-    );
-  } else {
-    runs.push(
-      <Text key={row.key} style={styles.label}>
-        {row.label}
-      </Text>,
-      '\n',
-    );
-    if (row.value !== '') runs.push(row.value, '\n');
   }
+  const label = (
+    <Text key={row.key} style={styles.label}>
+      {row.label}
+    </Text>
+  );
+  // "[X] I agree …": the box first, as on the form.
+  if (row.kind === 'check') runs.push(`${row.value} `, label, '\n');
+  else runs.push(label, '\n');
+  // The tab a question belongs to, under its label as in the print view.
+  if (showTab && row.tab) {
+    runs.push(
+      <Text key={`${row.key}-tab`} style={styles.note}>
+        {`${row.tab.group}: ${row.tab.tab}\n`}
+      </Text>,
+    );
+  }
+  if (row.kind !== 'check' && row.value !== '') runs.push(row.value, '\n');
   return runs;
 }
 
@@ -138,8 +116,10 @@ function Section({ section }: { section: AnswerSectionView }) {
       >
         {section.title}
       </BookmarkedText>
+      {/* As in the print view: a section of one tab group says its tab once, under its title. */}
+      {section.tab ? <Text style={styles.note}>{section.tab}</Text> : null}
       {section.rows.length > 0 ? (
-        <Text>{section.rows.flatMap((row, i) => rowRuns(row, i === 0))}</Text>
+        <Text>{section.rows.flatMap((row, i) => rowRuns(row, i === 0, !section.tab))}</Text>
       ) : null}
     </View>
   );
