@@ -299,7 +299,7 @@ describe('OpenAPI', () => {
     const t = await createTestRuntime('pglite');
     try {
       await t.runtime.app.ready();
-      const spec = t.runtime.app.swagger() as {
+      const spec = t.runtime.app.swagger() as unknown as {
         paths: Record<
           string,
           Record<string, { responses: Record<string, unknown>; parameters?: { name: string }[] }>
