@@ -112,6 +112,10 @@ describe.each(availableDrivers())('service tokens (%s)', (driver) => {
     expect(row.shown.documents).toEqual([]);
     // Keys only: no value ever reaches the audit table.
     expect(JSON.stringify(row)).not.toMatch(/Ada|Lovelace|Baltimore|6789/);
+    // The token travels in the query string, which the logs redact.
+    const logs = t.logs.join('\n');
+    expect(logs).toContain('/service/tmp-pdf?service_token=[REDACTED]');
+    expect(logs).not.toContain(token.split('.')[1]!);
   });
 
   it('writes exactly one audit row per read', async () => {
