@@ -6,6 +6,8 @@ import { ADDRESS_PROVIDERS, type AddressProviderName } from './lookup/address-pr
 export interface Config {
   port: number;
   host: string;
+  /** Where the command was run (npm keeps it in INIT_CWD): relative CLI paths resolve against it. */
+  invokedFrom: string;
   dataDir: string;
   /** PostgreSQL when set; otherwise the embedded PGlite database under dataDir. */
   databaseUrl: string | null;
@@ -157,6 +159,7 @@ export function loadConfig(env: Env = process.env): Config {
   const config: Config = {
     port,
     host,
+    invokedFrom,
     dataDir,
     databaseUrl,
     smtpUrl,

@@ -25,6 +25,14 @@ import { startConversionRuntime } from '../documents/conversion-runtime';
 import { readFile } from 'node:fs/promises';
 import { isLookupCategory } from '@admissions/api-contract';
 import { CliUsageError, runPrefill, runServiceToken } from './staff-commands';
+import {
+  EXPORT_USAGE,
+  ExportFatalError,
+  ExportUsageError,
+  runExportCommand,
+} from '../export/command';
+import { startExportWorker } from '../export/export-jobs';
+import { createPdfLayout } from '../export/render';
 import { startPdfWorker } from '../print/pdf-jobs';
 import { createPdfStore } from '../print/pdf-store';
 import { renderApplicationPdf, warmPdfRenderer } from '../print/pdf-renderer';
@@ -50,6 +58,11 @@ Commands:
   prefill --file answers.json [--ttl 7d] [--json]
                                   store a prefilled answer set (no SSN, alien registration number
                                   or disciplinary answers; at most 90d) and print its /about link
+
+  export --out DIR [--status submitted|started|all] [--since YYYY-MM-DD] [--until YYYY-MM-DD]
+         [--ids FILE] [--force] [--zip] [--combined] [--concurrency N] [--queue]
+                                  one staff PDF per application plus index.csv and index.json,
+                                  incremental (see export --help; exit 2 when some failed)
 
 Durations: a number and a unit: s, m, h or d (90s, 15m, 2h, 7d).
 
@@ -130,6 +143,16 @@ async function runWorker(config: Config): Promise<void> {
     },
     config.pdfConcurrency,
   );
+  const stopExportWorker = await startExportWorker(queue, {
+    database,
+    db: database.db,
+    storage,
+    clock: systemClock,
+    partner: await loadPartner(config),
+    encryptionKey: secrets.encryptionKey,
+    layout: createPdfLayout(renderApplicationPdf),
+    logger,
+  });
   void warmPdfRenderer().catch((error: unknown) =>
     logger.error({ err: error }, 'PDF renderer warm-up failed'),
   );
@@ -138,6 +161,7 @@ async function runWorker(config: Config): Promise<void> {
     logger.info('worker stopping');
     await conversion.stop();
     await stopPdfWorker();
+    await stopExportWorker();
     await queue.stop({ graceful: true, wait: true, timeout: 30_000 });
     mailer.close();
     await database.close();
@@ -217,6 +241,16 @@ async function main(argv: string[]): Promise<number> {
     case 'service-token':
       await runServiceToken(config, rest, () => openMigratedCliDatabase(config));
       return 0;
+    case 'export':
+      if (rest.includes('--help')) {
+        console.log(EXPORT_USAGE);
+        return 0;
+      }
+      return runExportCommand(config, rest, {
+        stdout: process.stdout,
+        stderr: process.stderr,
+        cwd: config.invokedFrom,
+      });
     case 'prefill':
       await runPrefill(config, rest, () => openMigratedCliDatabase(config));
       return 0;
@@ -231,10 +265,13 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (error: unknown) => {
-    if (
+    if (error instanceof ExportUsageError) {
+      console.error(`${error.message}\n\n${EXPORT_USAGE}`);
+    } else if (
       error instanceof ConfigError ||
       error instanceof UsageError ||
       error instanceof CliUsageError ||
+      error instanceof ExportFatalError ||
       String((error as { code?: unknown } | null)?.code).startsWith('ERR_PARSE_ARGS')
     ) {
       console.error((error as Error).message);

@@ -1,0 +1,147 @@
+// `npm run cli -- export`: wires the export to the service's configuration (the same database,
+// storage, secrets and partner settings as the server), prints progress and the summary, and
+// turns the outcome into the exit code.
+import os from 'node:os';
+import pino from 'pino';
+import type { Config } from '../config';
+import { openDatabase, type Database } from '../db/connect';
+import { migrateDatabase } from '../db/migrate';
+import { findRunningPgliteUrl } from '../db/pglite-socket';
+import { startJobQueue, type JobQueue } from '../jobs/queue';
+import { systemClock } from '../lib/clock';
+import { loadSecrets } from '../lib/crypto';
+import { loadPartner } from '../runtime';
+import { createStorage } from '../storage/create-storage';
+import type { StorageDriver } from '../storage/storage-driver';
+import { createQueueRenderer, ensureExportQueue } from './export-jobs';
+import { ExportUsageError, EXPORT_USAGE, parseExportArgs } from './options';
+import { createProgress } from './progress';
+import { createApplicationRenderer, type ApplicationRenderer } from './render';
+import { createRenderPool, type RenderPool } from './render-pool';
+import { ExportFatalError, runExport, type ExportSummary } from './run';
+
+export { ExportFatalError, ExportUsageError, EXPORT_USAGE };
+
+export interface CommandIo {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  /** Where the person ran the command (relative --out and --ids resolve against it). */
+  cwd: string;
+}
+
+function formatSummary(summary: ExportSummary): string {
+  const lines = [
+    `${summary.selected} selected: ${summary.rendered} rendered, ${summary.unchanged} unchanged, ` +
+      `${summary.failures.length} failed${summary.interrupted ? ' (interrupted)' : ''}`,
+  ];
+  for (const file of summary.outputs) lines.push(`wrote ${file}`);
+  if (summary.failures.length > 0) {
+    lines.push('', 'Failed:');
+    for (const f of summary.failures) {
+      lines.push(`  ${f.id}${f.name ? ` (${f.name})` : ''}: ${f.reason}`);
+    }
+  }
+  if (summary.interrupted) {
+    lines.push(
+      '',
+      'Stopped before the end: the index was not rewritten. Run the same command to resume.',
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function openExportDatabase(config: Config, poolSize: number): Promise<Database> {
+  // On the embedded database a running server holds the files: go through its socket.
+  const viaServer = config.databaseUrl ? null : await findRunningPgliteUrl(config.dataDir);
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl ?? viaServer,
+    dataDir: config.dataDir,
+    poolSize,
+  });
+  try {
+    await migrateDatabase(database);
+  } catch (error) {
+    await database.close().catch(() => undefined);
+    throw new ExportFatalError(
+      `Cannot reach the database (${database.driver}): ${(error as Error).message}`,
+    );
+  }
+  return database;
+}
+
+export async function runExportCommand(
+  config: Config,
+  args: string[],
+  io: CommandIo,
+): Promise<number> {
+  const cores = Math.max(1, os.availableParallelism());
+  const options = parseExportArgs(args, io.cwd, cores);
+  const database = await openExportDatabase(config, Math.min(options.concurrency, 16) + 2);
+  let storage: StorageDriver | undefined;
+  let pool: RenderPool | undefined;
+  let queue: JobQueue | undefined;
+  const controller = new AbortController();
+  const progress = createProgress({
+    write: (s) => io.stderr.write(s),
+    isTTY: io.stderr.isTTY === true,
+  });
+  let interrupts = 0;
+  const onInterrupt = () => {
+    interrupts++;
+    if (interrupts > 1) {
+      // Everything finished so far is already in the state file.
+      io.stderr.write('\nStopped. Run the same command to resume.\n');
+      process.exit(130);
+    }
+    controller.abort();
+    progress.note(
+      'Stopping: letting the applications in progress finish (Ctrl-C again to quit now)…',
+    );
+  };
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
+  try {
+    const secrets = await loadSecrets(config.secretKey, config.dataDir);
+    storage = createStorage(config, secrets.hmacKey, systemClock);
+    let render: ApplicationRenderer;
+    if (options.queue) {
+      const logger = pino({ level: 'warn' });
+      queue = await startJobQueue(database, logger);
+      await ensureExportQueue(database, queue);
+      render = createQueueRenderer({
+        database,
+        queue,
+        storage,
+        signal: controller.signal,
+        onNote: (message) => progress.note(message),
+      });
+    } else {
+      pool = createRenderPool(Math.min(options.concurrency, cores));
+      render = createApplicationRenderer(
+        {
+          db: database.db,
+          storage,
+          clock: systemClock,
+          partner: await loadPartner(config),
+          encryptionKey: secrets.encryptionKey,
+        },
+        pool.render,
+      );
+    }
+    const summary = await runExport(options, {
+      db: database.db,
+      render,
+      progress,
+      signal: controller.signal,
+    });
+    await new Promise<void>((resolve) => io.stdout.write(formatSummary(summary), () => resolve()));
+    return summary.exitCode;
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
+    await pool?.close();
+    await queue?.stop({ graceful: false, wait: true, timeout: 5_000 }).catch(() => undefined);
+    await storage?.close();
+    await database.close();
+  }
+}

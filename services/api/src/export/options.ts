@@ -1,0 +1,143 @@
+// The flags of `npm run cli -- export`, checked all at once so a mistake is reported before any
+// database or file is touched.
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+export type ExportStatusFilter = 'submitted' | 'started' | 'all';
+
+export interface ExportOptions {
+  /** Absolute path of the export folder. */
+  out: string;
+  status: ExportStatusFilter;
+  /** Submitted on or after this instant (the start of the --since day, UTC). */
+  since: Date | null;
+  /** Submitted before this instant (the end of the --until day, UTC). */
+  until: Date | null;
+  /** Absolute path of a file of application ids or e-mail addresses, one a line. */
+  idsFile: string | null;
+  force: boolean;
+  zip: boolean;
+  combined: boolean;
+  /** Applications rendered (or, with --queue, handed to workers) at once. */
+  concurrency: number;
+  queue: boolean;
+}
+
+export class ExportUsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ExportUsageError';
+  }
+}
+
+export const EXPORT_USAGE = `Usage: npm run cli -- export --out DIR [options]
+
+Writes one PDF per application (the staff PDF) named lastname_firstname_<id>.pdf, plus index.csv
+and index.json. Reruns render only applications that changed since the last run in DIR.
+
+Options:
+  --out DIR                 export folder (created when missing; holds .export-state.json)
+  --status S                submitted (default), started (not yet submitted) or all
+  --since YYYY-MM-DD        submitted on or after this day (UTC)
+  --until YYYY-MM-DD        submitted on or before this day (UTC)
+  --ids FILE                only these applications: one application id or e-mail a line
+  --force                   render every selected application again
+  --zip                     write DIR/export-<time>.zip (PDFs and index files) instead of loose files
+  --combined                also write one PDF with a bookmark per applicant
+  --concurrency N           applications at once (default: the number of cores; with --queue 32)
+  --queue                   hand the work to the job workers (npm run cli -- worker)
+
+Exit codes: 0 all exported, 2 some applications failed (listed at the end), 1 bad options or
+database unreachable, 130 interrupted (a rerun resumes).`;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function parseDay(flag: string, value: string): Date {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  const date = match ? new Date(`${value}T00:00:00.000Z`) : null;
+  // Round-trips only for real calendar days (2026-02-30 does not).
+  if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) {
+    throw new ExportUsageError(`${flag} must be a date written YYYY-MM-DD (got "${value}")`);
+  }
+  return date;
+}
+
+/**
+ * @param cwd where the person ran the command (relative paths are relative to it)
+ * @param cores the default concurrency
+ */
+export function parseExportArgs(args: string[], cwd: string, cores: number): ExportOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        out: { type: 'string' },
+        status: { type: 'string' },
+        since: { type: 'string' },
+        until: { type: 'string' },
+        ids: { type: 'string' },
+        force: { type: 'boolean' },
+        zip: { type: 'boolean' },
+        combined: { type: 'boolean' },
+        concurrency: { type: 'string' },
+        queue: { type: 'boolean' },
+      },
+    }));
+  } catch (error) {
+    // node:util's messages name the flag ("Unknown option '--zap'"), which is what we want.
+    throw new ExportUsageError((error as Error).message);
+  }
+  const problems: string[] = [];
+  const attempt = <T>(fn: () => T): T | null => {
+    try {
+      return fn();
+    } catch (error) {
+      problems.push((error as Error).message);
+      return null;
+    }
+  };
+
+  if (!values.out || values.out.trim() === '') problems.push('--out DIR is required');
+  const status = values.status ?? 'submitted';
+  if (status !== 'submitted' && status !== 'started' && status !== 'all') {
+    problems.push(`--status must be submitted, started or all (got "${status}")`);
+  }
+  const since =
+    values.since === undefined ? null : attempt(() => parseDay('--since', values.since!));
+  const untilDay =
+    values.until === undefined ? null : attempt(() => parseDay('--until', values.until!));
+  if (since && untilDay && since > untilDay) problems.push('--since is later than --until');
+  if (status === 'started' && (values.since !== undefined || values.until !== undefined)) {
+    problems.push('--since and --until select by submission date; started applications have none');
+  }
+  const queue = values.queue === true;
+  let concurrency = queue ? 32 : Math.max(1, cores);
+  if (values.concurrency !== undefined) {
+    const n = Number(values.concurrency);
+    if (!/^\d+$/.test(values.concurrency) || n < 1 || n > 256) {
+      problems.push(
+        `--concurrency must be a whole number from 1 to 256 (got "${values.concurrency}")`,
+      );
+    } else {
+      concurrency = n;
+    }
+  }
+  if (values.ids !== undefined && values.ids.trim() === '') problems.push('--ids needs a file');
+  if (problems.length > 0) throw new ExportUsageError(problems.join('\n'));
+
+  return {
+    out: path.resolve(cwd, values.out!),
+    status: status as ExportStatusFilter,
+    since,
+    until: untilDay ? new Date(untilDay.getTime() + DAY_MS) : null,
+    idsFile: values.ids === undefined ? null : path.resolve(cwd, values.ids),
+    force: values.force === true,
+    zip: values.zip === true,
+    combined: values.combined === true,
+    concurrency,
+    queue,
+  };
+}
