@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource react */
 // The print view: lays out an AnswerView as HTML (Mantine headings, definition lists). It decides
 // nothing about content; buildAnswerView has. Each row carries data-answer-label and
 // data-answer-value, in the order of collectAnswerPairs, for the parity test.

@@ -1,0 +1,180 @@
+// Application PDF benchmark (issue #7), one run prints:
+//  - the first (cold) render in a fresh process: font loading, module compilation, JIT
+//  - renderApplicationPdf p50/p95 and documents per second for the complete application fixture,
+//    without documents and with three converted two-page documents appended
+//  - heap growth over N renders (after a full GC on both sides)
+//  - beside them, Chromium's page.pdf() of the same print view (packages/answer-view ./web rendered
+//    with react-dom/server inside MantineProvider, Mantine's CSS and the print CSS), on a warm page
+//    that is set up once and printed repeatedly
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { MantineProvider } from '@mantine/core';
+import { chromium } from 'playwright-core';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { APPLICATION_DEFINITION, DEFAULT_PARTNER } from '@admissions/form';
+import {
+  buildAnswerView,
+  formatApplicantName,
+  type ApplicationCover,
+} from '@admissions/answer-view';
+import { COMPLETE_FIXTURE } from '@admissions/answer-view/fixtures';
+import { renderApplicationPdf } from '@admissions/answer-view/pdf';
+import { PrintView } from '@admissions/answer-view/web';
+
+const ms = (n: number) => `${n.toFixed(n < 10 ? 1 : 0)} ms`;
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+function stats(samples: number[]) {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+  return { p50: at(0.5), p95: at(0.95) };
+}
+async function time(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+v8.setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+const heapAfterGc = () => {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+};
+
+async function buildDocument(title: string): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (let page = 1; page <= 2; page++) {
+    const p = pdf.addPage([612, 792]);
+    for (let line = 0; line < 40; line++) {
+      p.drawText(`${title}, page ${page}: a converted statement, line ${line + 1}.`, {
+        x: 72,
+        y: 720 - line * 16,
+        size: 11,
+        font,
+      });
+    }
+  }
+  return pdf.save();
+}
+
+const fixture = COMPLETE_FIXTURE;
+const view = buildAnswerView(APPLICATION_DEFINITION, fixture.answers, {
+  partner: DEFAULT_PARTNER,
+  addAnother: fixture.addAnother,
+  tabs: fixture.tabs,
+  documents: fixture.documents,
+});
+const cover: ApplicationCover = {
+  applicantName: formatApplicantName(fixture.answers),
+  applicationId: '3f1c2a9e-5b7d-4c1e-9a0b-2d4e6f8a1c3b',
+  email: 'amara.okonkwo@example.com',
+  submittedAt: '2026-11-20T15:04:00.000Z',
+  generatedAt: new Date().toISOString(),
+};
+const rows = view.pages.reduce(
+  (n, page) => n + page.sections.reduce((m, section) => m + section.rows.length, 0),
+  0,
+);
+const documents = await Promise.all(
+  ['Personal Statement', 'Honors Statement', 'Business Statement'].map(async (title) => ({
+    title,
+    bytes: await buildDocument(title),
+  })),
+);
+
+// Cold: the first render of this process (fonts parsed, modules compiled, nothing warm).
+const cold = await time(() => renderApplicationPdf(view, cover));
+const first = await renderApplicationPdf(view, cover);
+const answerPages = (await PDFDocument.load(first)).getPageCount();
+const withDocuments = await renderApplicationPdf(view, cover, documents);
+const totalPages = (await PDFDocument.load(withDocuments)).getPageCount();
+
+async function measure(docs: typeof documents, count: number) {
+  for (let i = 0; i < 10; i++) await renderApplicationPdf(view, cover, docs);
+  const samples: number[] = [];
+  const started = performance.now();
+  for (let i = 0; i < count; i++) {
+    samples.push(await time(() => renderApplicationPdf(view, cover, docs)));
+  }
+  const perSecond = count / ((performance.now() - started) / 1000);
+  return { ...stats(samples), perSecond };
+}
+const bare = await measure([], 60);
+const merged = await measure(documents, 60);
+
+const heapRenders = 100;
+const heapBefore = heapAfterGc();
+for (let i = 0; i < heapRenders; i++) await renderApplicationPdf(view, cover);
+const heapAfter = heapAfterGc();
+const rss = process.memoryUsage().rss;
+
+// Chromium: the same view as HTML, printed by a warm page.
+const require = createRequire(import.meta.url);
+const mantineCss = readFileSync(require.resolve('@mantine/core/styles.css'), 'utf8');
+const markup = renderToStaticMarkup(
+  createElement(MantineProvider, null, createElement(PrintView, { view, cover })),
+);
+const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Application</title><style>${mantineCss}</style></head><body>${markup}</body></html>`;
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  headless: true,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-dev-shm-usage',
+  ],
+});
+let chrome: { p50: number; p95: number; perSecond: number; pages: number };
+try {
+  const page = await browser.newPage();
+  await page.setContent(html, { waitUntil: 'load' });
+  const print = () => page.pdf({ format: 'Letter', printBackground: true });
+  const pages = (await PDFDocument.load(await print())).getPageCount();
+  for (let i = 0; i < 5; i++) await print();
+  const samples: number[] = [];
+  const started = performance.now();
+  for (let i = 0; i < 40; i++) samples.push(await time(print));
+  chrome = { ...stats(samples), perSecond: 40 / ((performance.now() - started) / 1000), pages };
+} finally {
+  await browser.close();
+}
+
+const [load1] = os.loadavg();
+console.log(
+  `\nmachine: ${os.cpus()[0]?.model ?? 'unknown'}, ${os.availableParallelism()} cores, Node ${process.version}, load average ${load1!.toFixed(2)}`,
+);
+console.log(`date: ${new Date().toISOString().slice(0, 10)}`);
+console.log(
+  `application: the complete fixture, ${view.pages.length} pages of ${rows} rows → ${answerPages} PDF pages (${totalPages} with three 2-page documents)\n`,
+);
+console.log('| measure | result | target |');
+console.log('|---|---|---|');
+console.log(
+  `| renderApplicationPdf, no documents, p50 (p95) of 60 | ${ms(bare.p50)} (${ms(bare.p95)}) | p50 < 200 ms |`,
+);
+console.log(`| … documents per second, one at a time | ${bare.perSecond.toFixed(1)} | — |`);
+console.log(
+  `| renderApplicationPdf + three 2-page documents, p50 (p95) of 60 | ${ms(merged.p50)} (${ms(merged.p95)}) | — |`,
+);
+console.log(`| … documents per second, one at a time | ${merged.perSecond.toFixed(1)} | — |`);
+console.log(`| first render in a fresh process (cold: fonts, JIT) | ${ms(cold)} | — |`);
+console.log(
+  `| heap growth over ${heapRenders} renders (after GC) | ${mb(heapAfter - heapBefore)} (${mb(heapBefore)} → ${mb(heapAfter)}; RSS ${mb(rss)}) | ~0 |`,
+);
+console.log(
+  `| Chromium page.pdf() of the print view, warm page, p50 (p95) of 40 | ${ms(chrome.p50)} (${ms(chrome.p95)}), ${chrome.pages} pages | — |`,
+);
+console.log(`| … documents per second | ${chrome.perSecond.toFixed(1)} | — |`);
+console.log(
+  `| react-pdf p50 ÷ Chromium p50 | ${(bare.p50 / chrome.p50).toFixed(2)} | < 1 (ahead of Chromium) |`,
+);
