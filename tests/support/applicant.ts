@@ -163,3 +163,46 @@ export async function submitThroughApi(page: Page): Promise<void> {
   const submit = await page.request.post('/api/submit');
   expect(submit.ok(), await submit.text()).toBe(true);
 }
+
+export interface UploadFile {
+  name: string;
+  mimeType: string;
+  buffer: Buffer;
+}
+
+/**
+ * A document answered the way the SPA's upload widget does it (SPEC §7): a presigned POST, the
+ * multipart upload to its URL (fields first, the file last), the conversion started, then its
+ * status polled until COMPLETED, when the answer reads ANSWERED.
+ */
+export async function uploadDocumentThroughApi(
+  page: Page,
+  answerKey: string,
+  file: UploadFile,
+  timeoutMs = 60_000,
+): Promise<void> {
+  const presigned = await page.request.post('/api/presigned-url', {
+    data: { answer_key: answerKey },
+  });
+  expect(presigned.ok(), await presigned.text()).toBe(true);
+  const { url, fields } = (await presigned.json()) as {
+    url: string;
+    fields: Record<string, string>;
+  };
+  const upload = await page.request.post(url, { multipart: { ...fields, file } });
+  expect(upload.ok(), await upload.text()).toBe(true);
+  const statusUrl = `/api/pdf/document-answer/${encodeURIComponent(answerKey)}`;
+  const start = await page.request.post(statusUrl, {
+    data: { file_key: fields.key, file_name: file.name },
+  });
+  expect(start.ok(), await start.text()).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        const response = await page.request.get(statusUrl);
+        return ((await response.json()) as { status: string }).status;
+      },
+      { timeout: timeoutMs, interval: 250 },
+    )
+    .toBe('COMPLETED');
+}

@@ -34,3 +34,16 @@ export function isPdf(bytes: Uint8Array): boolean {
 export function normaliseText(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
+
+/** The page count as poppler's `pdfinfo` reads it. */
+export async function countPdfPages(pdf: Uint8Array): Promise<number> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'e2e-pdf-'));
+  try {
+    const file = path.join(dir, 'in.pdf');
+    await writeFile(file, pdf);
+    const { stdout } = await run('pdfinfo', [file]);
+    return Number(/^Pages:\s+(\d+)/m.exec(stdout)?.[1] ?? 0);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
