@@ -26,6 +26,7 @@ import { createPrefillLink, mintServiceToken } from '../support/staff';
 const TEXT = {
   submitted: 'Your application was successfully submitted.',
   download: 'Download a PDF copy of your application',
+  preparing: 'Preparing the PDF copy of your application…',
   reopenTitle: 'Open the link again',
   printErrorTitle: 'This application cannot be shown',
   anonymous: 'Welcome to your application',
@@ -165,9 +166,23 @@ describe('the applicant’s PDF copy', () => {
     await seedApplicant('pdf', COMPLETE);
     await page.goto('/final-steps');
     await expectPage(page, '/final-steps', 'Final Steps');
+    // Hold the first status answer so the "being prepared" state stays on screen to be checked.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/pdf', async (route) => {
+      await held;
+      await route.fallback();
+    });
     await page.getByRole('button', { name: 'Submit', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/completion');
     await expectVisible(page.getByText(TEXT.submitted));
+    const preparing = page.getByRole('button', { name: TEXT.download });
+    await expectVisible(preparing);
+    expect(await preparing.isDisabled()).toBe(true);
+    await expectVisible(page.getByRole('status').filter({ hasText: TEXT.preparing }));
+    await a11y.check('/completion (PDF being prepared)');
+    release();
+    await page.unroute('**/api/pdf');
 
     const link = page.getByRole('link', { name: TEXT.download });
     await expectVisible(link);
