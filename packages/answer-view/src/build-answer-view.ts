@@ -127,11 +127,12 @@ export function formatDocumentSize(bytes: number): string {
 
 /**
  * Every letter and digit but the last four replaced by `*`, separators kept:
- * "123-45-6789" → "***-**-6789". A value with four or fewer is masked whole.
+ * "123-45-6789" → "***-**-6789". A value with four or fewer is masked whole. Idempotent (a `*`
+ * counts as a hidden character), because GET /service/tmp-pdf sends these values already masked.
  */
 export function maskIdentifier(value: string): string {
   const chars = [...value.trim()];
-  const alnum = chars.filter((c) => /[\p{L}\p{N}]/u.test(c)).length;
+  const alnum = chars.filter((c) => /[\p{L}\p{N}*]/u.test(c)).length;
   let keep = alnum > 4 ? 4 : 0;
   for (let i = chars.length - 1; i >= 0; i -= 1) {
     if (!/[\p{L}\p{N}]/u.test(chars[i] ?? '')) continue;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { SERVICE_MESSAGES } from '@admissions/api-contract';
+import { maskIdentifier } from '@admissions/answer-view';
 import { serviceAudit, users } from '../src/db/schema';
 import { mintServiceToken } from '../src/service/service-tokens';
 import { pdfText } from './support/pdf-inspect';
@@ -93,6 +94,8 @@ describe.each(availableDrivers())('service tokens (%s)', (driver) => {
       city: 'Baltimore',
     });
     expect(body.answer.ssn).toBe('***-**-6789');
+    // The print view masks again: the same text as the PDF's.
+    expect(maskIdentifier(body.answer.ssn)).toBe('***-**-6789');
     expect(JSON.stringify(body)).not.toContain('123-45');
     expect(body.add_another).toEqual({ parents: 2 });
     expect(body.document_answer).toEqual({});

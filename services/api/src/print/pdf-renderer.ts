@@ -1,18 +1,11 @@
 // The production renderer: @admissions/answer-view/pdf, loaded on first use so that processes
 // that never make a PDF (the CLI's other commands) do not load react-pdf and its fonts.
+import type * as PdfModule from '@admissions/answer-view/pdf';
 import type { PdfRenderer } from './render-application';
 
-// A variable specifier: the module is resolved at run time only.
-const PDF_MODULE = '@admissions/answer-view/pdf';
-
-interface PdfModule {
-  renderApplicationPdf: PdfRenderer;
-  warmPdfRenderer?: () => Promise<void>;
-}
-
-let loading: Promise<PdfModule> | undefined;
-function loadPdfModule(): Promise<PdfModule> {
-  loading ??= import(PDF_MODULE) as Promise<PdfModule>;
+let loading: Promise<typeof PdfModule> | undefined;
+function loadPdfModule(): Promise<typeof PdfModule> {
+  loading ??= import('@admissions/answer-view/pdf');
   return loading;
 }
 
@@ -21,5 +14,5 @@ export const renderApplicationPdf: PdfRenderer = async (view, cover, documents) 
 
 /** Loads fonts and renders once, so the first applicant does not wait for a cold start. */
 export async function warmPdfRenderer(): Promise<void> {
-  await (await loadPdfModule()).warmPdfRenderer?.();
+  await (await loadPdfModule()).warmPdfRenderer();
 }
