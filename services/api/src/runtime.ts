@@ -22,6 +22,8 @@ import { enqueuePdfJob, startPdfWorker } from './print/pdf-jobs';
 import { createPdfStore } from './print/pdf-store';
 import { renderApplicationPdf, warmPdfRenderer } from './print/pdf-renderer';
 import type { PdfRenderer } from './print/render-application';
+import { startExportWorker } from './export/export-jobs';
+import { createPdfLayout } from './export/render';
 
 export interface Runtime {
   app: FastifyInstance;
@@ -114,6 +116,19 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
         config.pdfConcurrency,
       )
     : undefined;
+  // `export --queue` jobs (issue #8): on the embedded database only this process can run them.
+  const stopExportWorker = config.runWorkerInProcess
+    ? await startExportWorker(queue, {
+        database,
+        db: database.db,
+        storage,
+        clock,
+        partner,
+        encryptionKey: secrets.encryptionKey,
+        layout: createPdfLayout(renderPdf),
+        logger,
+      })
+    : undefined;
   if (options.warmPdfRenderer === true && !options.renderPdf) {
     void warmPdfRenderer().catch((error: unknown) =>
       logger.error({ err: error }, 'PDF renderer warm-up failed'),
@@ -145,6 +160,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       await app.close();
       await conversion?.stop();
       await stopPdfWorker?.();
+      await stopExportWorker?.();
       await queue.stop({ graceful: true, wait: true, timeout: 10_000 });
       await storage.close();
       mailer.close();

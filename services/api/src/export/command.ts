@@ -56,7 +56,8 @@ async function openExportDatabase(config: Config, poolSize: number): Promise<Dat
   const database = await openDatabase({
     databaseUrl: config.databaseUrl ?? viaServer,
     dataDir: config.dataDir,
-    poolSize,
+    // The server's socket takes a few connections, and PGlite runs one statement at a time.
+    poolSize: viaServer ? 2 : poolSize,
   });
   try {
     await migrateDatabase(database);
