@@ -37,6 +37,7 @@ export interface FontkitFont {
   xHeight: number;
   hasGlyphForCodePoint(codePoint: number): boolean;
   glyphForCodePoint(codePoint: number): FontkitGlyph;
+  getGlyph(id: number, codePoints?: number[]): FontkitGlyph;
   layout(string: string, ...rest: unknown[]): FontkitRun;
 }
 
@@ -111,6 +112,20 @@ export function tuneFont(font: FontkitFont, fallbackFor?: readonly FontkitFont[]
   if (names?.records) {
     Object.defineProperty(names.records, 'toJSON', { value: () => identity, enumerable: false });
   }
+
+  // fontkit caches one glyph object per glyph id, with the code points of whoever asked first, and
+  // pdfkit writes a glyph's code points into the PDF's ToUnicode map. Subsetting asks for the
+  // components of composite glyphs without code points — DejaVu draws Cyrillic р and Greek Ε from
+  // the Latin p and E — so after one PDF with "Дмитрий" every later PDF's p would copy and search
+  // as nothing. A later lookup that knows the code points repairs the cached glyph.
+  const getGlyph = font.getGlyph.bind(font);
+  font.getGlyph = (id: number, codePoints: number[] = []) => {
+    const glyph = getGlyph(id, codePoints);
+    if (glyph && glyph.codePoints.length === 0 && codePoints.length > 0) {
+      glyph.codePoints = codePoints;
+    }
+    return glyph;
+  };
 
   const coverage = new Map<number, boolean>();
   const ownGlyph = font.hasGlyphForCodePoint.bind(font);
