@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { SERVICE_MESSAGES, type ApplicationPdfResponse } from '@admissions/api-contract';
-import { applicationPdfs, applications, users } from '../src/db/schema';
+import { applicationPdfs, applications, serviceAudit, users } from '../src/db/schema';
+import { mintServiceToken } from '../src/service/service-tokens';
 import { pdfText } from './support/pdf-inspect';
 import { buildPdf } from './support/document-fixtures';
 import { createUploadClient } from './support/upload-client';
@@ -291,6 +292,17 @@ describe.each(availableDrivers())('application PDF that cannot be made (%s)', (d
     t.clock.advance(61_000);
     const retried = (await getPdf(t, jar)).json() as ApplicationPdfResponse;
     expect(['UNPROCESSED', 'IN_PROGRESS']).toContain(retried.status);
+
+    // The staff copy is made in the request: 503 with the message, and no audit row.
+    const userId = await userIdOf(t, `fail.${driver}@example.org`);
+    const { token } = mintServiceToken(t.runtime.secrets.serviceTokenKey, {
+      userId,
+      now: t.clock.now(),
+    });
+    const staff = await t.request({ method: 'GET', url: `/service/pdf?service_token=${token}` });
+    expect(staff.statusCode).toBe(503);
+    expect(staff.json().message).toBe(SERVICE_MESSAGES.pdfFailed);
+    expect(await t.runtime.database.db.select().from(serviceAudit)).toEqual([]);
   }, 60_000);
 });
 
