@@ -48,6 +48,9 @@ const styles = {
   label: { fontWeight: 700 },
   note: { color: '#555555' },
   spacer: { fontSize: 4, lineHeight: 1 },
+  // A nested run's unitless lineHeight is resolved against react-pdf's default 18 pt, not the
+  // inherited size, so the size is restated: a 17 pt line box is the 13 pt line plus a 4 pt gap.
+  rowEnd: { fontSize: 10, lineHeight: 1.7 },
   coverTitle: { fontSize: 22, fontWeight: 700, marginTop: 120, marginBottom: 24 },
   coverName: { fontSize: 16, fontWeight: 700, marginBottom: 18 },
   coverLine: { fontSize: 11, marginBottom: 6 },
@@ -75,32 +78,59 @@ function CoverPage({ cover }: { cover: ApplicationCover }) {
   );
 }
 
-function rowRuns(row: AnswerRow, first: boolean, showTab: boolean): ReactNode[] {
-  const runs: ReactNode[] = [];
-  if (!first) {
-    runs.push(
-      <Text key={`${row.key}-gap`} style={styles.spacer}>
-        {'\n'}
-      </Text>,
-    );
-  }
-  const label = (
-    <Text key={row.key} style={styles.label}>
+// Each paragraph (every "\n") is a full trip through react-pdf's text pipeline, so the space
+// between rows is not a paragraph of its own: the row's last line gets a taller line box (textkit
+// puts the extra height below the text). A long answer keeps even leading and is followed by a
+// small spacer line instead.
+function rowRuns(row: AnswerRow, showTab: boolean, last: boolean): ReactNode[] {
+  const end = last ? undefined : styles.rowEnd;
+  const tab =
+    showTab && row.tab ? (
+      <Text key={`${row.key}-tab`} style={styles.note}>
+        {`${row.tab.group}: ${row.tab.tab}`}
+      </Text>
+    ) : null;
+  const hasValue = row.kind !== 'check' && row.value !== '';
+  const label = (style: typeof end) => (
+    <Text key={row.key} style={style ? [styles.label, style] : styles.label}>
       {row.label}
     </Text>
   );
+  const runs: ReactNode[] = [];
   // "[X] I agree …": the box first, as on the form.
-  if (row.kind === 'check') runs.push(`${row.value} `, label, '\n');
-  else runs.push(label, '\n');
+  if (row.kind === 'check') runs.push(`${row.value} `, label(tab ? undefined : end), '\n');
+  else runs.push(label(tab || hasValue ? undefined : end), '\n');
   // The tab a question belongs to, under its label as in the print view.
-  if (showTab && row.tab) {
+  if (tab) {
     runs.push(
-      <Text key={`${row.key}-tab`} style={styles.note}>
-        {`${row.tab.group}: ${row.tab.tab}\n`}
-      </Text>,
+      hasValue || !end ? (
+        tab
+      ) : (
+        <Text key={`${row.key}-tab-end`} style={end}>
+          {tab}
+        </Text>
+      ),
+      '\n',
     );
   }
-  if (row.kind !== 'check' && row.value !== '') runs.push(row.value, '\n');
+  if (!hasValue) return runs;
+  if (row.kind === 'long' || !end) {
+    runs.push(row.value, '\n');
+    if (end) {
+      runs.push(
+        <Text key={`${row.key}-gap`} style={styles.spacer}>
+          {'\n'}
+        </Text>,
+      );
+    }
+  } else {
+    runs.push(
+      <Text key={`${row.key}-value`} style={end}>
+        {row.value}
+      </Text>,
+      '\n',
+    );
+  }
   return runs;
 }
 
@@ -119,7 +149,11 @@ function Section({ section }: { section: AnswerSectionView }) {
       {/* As in the print view: a section of one tab group says its tab once, under its title. */}
       {section.tab ? <Text style={styles.note}>{section.tab}</Text> : null}
       {section.rows.length > 0 ? (
-        <Text>{section.rows.flatMap((row, i) => rowRuns(row, i === 0, !section.tab))}</Text>
+        <Text>
+          {section.rows.flatMap((row, i) =>
+            rowRuns(row, !section.tab, i === section.rows.length - 1),
+          )}
+        </Text>
       ) : null}
     </View>
   );
