@@ -98,6 +98,36 @@ describe('index writers', () => {
   });
 });
 
+describe('progress', () => {
+  it('rewrites one line on a terminal with count, rate and ETA', () => {
+    let out = '';
+    let now = 0;
+    const progress = createProgress({ write: (s) => (out += s), isTTY: true }, () => now);
+    progress.start(4);
+    now = 30_000;
+    progress.done({ id: 'a', file: 'a.pdf' });
+    now = 60_000;
+    progress.done({ id: 'b', error: 'broken document' });
+    progress.finish();
+    expect(out).toContain('\r\x1b[2KExporting 0/4 · 0/min · ETA --:--');
+    expect(out).toContain('\r\x1b[2KExporting 1/4 · 2/min · ETA 1:30');
+    expect(out).toContain('failed b: broken document\n');
+    expect(out).toContain('Exporting 2/4 (1 failed) · 2/min · ETA 1:00');
+    expect(out.endsWith('\n')).toBe(true);
+  });
+
+  it('writes plain lines elsewhere', () => {
+    const lines: string[] = [];
+    let now = 0;
+    const progress = createProgress({ write: (s) => lines.push(s), isTTY: false }, () => now);
+    progress.start(2);
+    now = 6_000;
+    progress.done({ id: 'a', file: 'a.pdf' });
+    expect(lines).toEqual(['[1/2] wrote a.pdf (10/min, ETA 0:06)\n']);
+    expect(lines.join('')).not.toContain('\r');
+  });
+});
+
 describe('export options', () => {
   it('refuses bad flags with a message', () => {
     const parse = (args: string[]) => () => parseExportArgs(args, '/tmp', 2);

@@ -83,16 +83,31 @@ export async function writeFileAtomic(file: string, bytes: Uint8Array | string):
   }
 }
 
-/** Saves one after another, so a slow save never overwrites a newer one. */
+/**
+ * Saves one after another, never two at once: a save asked for while one is being written is
+ * folded into the next write (which serializes the state as it is then), so the state file keeps
+ * up with the renders without rewriting it once per application when they finish together.
+ */
 export function createStateWriter(dir: string, state: ExportState) {
-  let chain: Promise<void> = Promise.resolve();
+  const file = path.join(dir, STATE_FILE);
+  let dirty = false;
+  let running: Promise<void> | null = null;
   return {
     state,
+    /** Resolves once a write that includes the state as it is now has landed. */
     save(): Promise<void> {
-      const snapshot = JSON.stringify(state, null, 1);
-      const next = chain.then(() => writeFileAtomic(path.join(dir, STATE_FILE), snapshot));
-      chain = next.catch(() => undefined);
-      return next;
+      dirty = true;
+      running ??= (async () => {
+        try {
+          while (dirty) {
+            dirty = false;
+            await writeFileAtomic(file, JSON.stringify(state, null, 1));
+          }
+        } finally {
+          running = null;
+        }
+      })();
+      return running;
     },
   };
 }

@@ -1,0 +1,144 @@
+// Batch export benchmark (issue #8), one run prints applications per minute for 200 seeded
+// submitted applications, each with three converted documents merged into its PDF:
+//  - in-process: `npm run cli -- export --out DIR` (default concurrency: a render thread per core)
+//  - --queue with two `npm run cli -- worker` processes doing the rendering
+// Both are the real command in its own process, timed from start to exit (start-up included).
+// PostgreSQL: TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres (a database of its
+// own, created and dropped); storage on local disk in a temporary DATA_DIR.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfig } from '../src/config';
+import { openDatabase } from '../src/db/connect';
+import { migrateDatabase } from '../src/db/migrate';
+import { loadSecrets } from '../src/lib/crypto';
+import { systemClock } from '../src/lib/clock';
+import { createStorage } from '../src/storage/create-storage';
+import { seedApplications } from '../test/support/seed-applications';
+
+const COUNT = Number(process.argv[2] ?? 200);
+const apiDir = path.resolve(import.meta.dirname, '..');
+const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function admin(query: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(query);
+  } finally {
+    await client.end();
+  }
+}
+
+function cli(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    cwd: apiDir,
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return {
+    child,
+    output: () => stdout,
+    done: new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+      child.on('exit', (code) => resolve({ code, stdout, stderr })),
+    ),
+  };
+}
+
+async function timedExport(args: string[], env: Record<string, string>) {
+  const started = performance.now();
+  const result = await cli(['export', ...args], env).done;
+  const seconds = (performance.now() - started) / 1000;
+  if (result.code !== 0)
+    throw new Error(`export exited ${result.code}:\n${result.stdout}${result.stderr}`);
+  const rendered = Number(/(\d+) rendered/.exec(result.stdout)?.[1] ?? 0);
+  // The last progress line's rate counts from the first render: start-up left out.
+  const rates = [...result.stderr.matchAll(/\((\d+)\/min, ETA/g)];
+  const steady = Number(rates.at(-1)?.[1] ?? NaN);
+  return { seconds, rendered, perMinute: (rendered / seconds) * 60, steady };
+}
+
+async function waitFor(check: () => boolean, what: string, ms = 120_000) {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const name = `export_bench_${randomBytes(4).toString('hex')}`;
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'export-bench-'));
+const url = new URL(adminUrl);
+url.pathname = `/${name}`;
+const env = { DATABASE_URL: url.toString(), DATA_DIR: dataDir };
+const workers: ChildProcess[] = [];
+await admin(`CREATE DATABASE ${name}`);
+try {
+  const config = loadConfig({ ...env });
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir, poolSize: 4 });
+  await migrateDatabase(database);
+  const secrets = await loadSecrets(null, dataDir);
+  const storage = createStorage(config, secrets.hmacKey, systemClock);
+  const seedStarted = performance.now();
+  await seedApplications(
+    { db: database.db, storage, encryptionKey: secrets.encryptionKey },
+    { count: COUNT, fixtures: ['add-another'] },
+  );
+  console.log(
+    `seeded ${COUNT} submitted applications with 3 converted documents each in ` +
+      `${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
+  );
+  await storage.close();
+  await database.close();
+
+  const inProcess = await timedExport(['--out', path.join(dataDir, 'in-process')], env);
+  console.log(
+    `in-process (concurrency ${os.availableParallelism()}): ${inProcess.rendered} in ` +
+      `${inProcess.seconds.toFixed(1)} s = ${inProcess.perMinute.toFixed(0)} applications/min ` +
+      `(${inProcess.steady}/min after start-up)`,
+  );
+  const rerun = await timedExport(['--out', path.join(dataDir, 'in-process')], env);
+  console.log(
+    `rerun with nothing changed: ${rerun.rendered} rendered in ${rerun.seconds.toFixed(1)} s`,
+  );
+
+  // Two worker processes (each also starts its LibreOffice pool; one process keeps it small).
+  for (let i = 0; i < 2; i++) {
+    const worker = cli(['worker'], { ...env, OFFICE_POOL_SIZE: '1' });
+    workers.push(worker.child);
+    await waitFor(() => worker.output().includes('worker started'), 'a worker to start');
+  }
+  // Let the workers finish warming (fonts, LibreOffice) before timing.
+  await new Promise((r) => setTimeout(r, 3000));
+  const queued = await timedExport(['--out', path.join(dataDir, 'queued'), '--queue'], env);
+  console.log(
+    `--queue, two worker processes: ${queued.rendered} in ${queued.seconds.toFixed(1)} s = ` +
+      `${queued.perMinute.toFixed(0)} applications/min (${queued.steady}/min after start-up)`,
+  );
+  console.log('target: at least 600 applications/min with documents merged');
+  console.log(
+    `load average at the end: ${os
+      .loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')}`,
+  );
+} finally {
+  await Promise.all(
+    workers.map(
+      (w) =>
+        new Promise((resolve) => {
+          if (w.exitCode !== null) return resolve(undefined);
+          w.once('exit', resolve);
+          w.kill('SIGTERM');
+        }),
+    ),
+  );
+  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  rmSync(dataDir, { recursive: true, force: true });
+}
