@@ -82,54 +82,35 @@ function CoverPage({ cover }: { cover: ApplicationCover }) {
 // between rows is not a paragraph of its own: the row's last line gets a taller line box (textkit
 // puts the extra height below the text). A long answer keeps even leading and is followed by a
 // small spacer line instead.
+type RunStyle = (typeof styles)[keyof typeof styles];
+
 function rowRuns(row: AnswerRow, showTab: boolean, last: boolean): ReactNode[] {
   const end = last ? undefined : styles.rowEnd;
-  const tab =
-    showTab && row.tab ? (
-      <Text key={`${row.key}-tab`} style={styles.note}>
-        {`${row.tab.group}: ${row.tab.tab}`}
-      </Text>
-    ) : null;
+  const tab = showTab && row.tab ? `${row.tab.group}: ${row.tab.tab}` : '';
   const hasValue = row.kind !== 'check' && row.value !== '';
-  const label = (style: typeof end) => (
-    <Text key={row.key} style={style ? [styles.label, style] : styles.label}>
-      {row.label}
+  // Each run carries its own line break: one text node per run, not one per run and break.
+  const run = (key: string, text: string, style: RunStyle | RunStyle[] | undefined) => (
+    <Text key={key} style={style}>
+      {`${text}\n`}
     </Text>
   );
+  const labelStyle = (isLast: boolean) => (isLast && end ? [styles.label, end] : styles.label);
   const runs: ReactNode[] = [];
   // "[X] I agree …": the box first, as on the form.
-  if (row.kind === 'check') runs.push(`${row.value} `, label(tab ? undefined : end), '\n');
-  else runs.push(label(tab || hasValue ? undefined : end), '\n');
-  // The tab a question belongs to, under its label as in the print view.
-  if (tab) {
-    runs.push(
-      hasValue || !end ? (
-        tab
-      ) : (
-        <Text key={`${row.key}-tab-end`} style={end}>
-          {tab}
-        </Text>
-      ),
-      '\n',
-    );
+  if (row.kind === 'check') {
+    runs.push(`${row.value} `, run(row.key, row.label, labelStyle(!tab)));
+  } else {
+    runs.push(run(row.key, row.label, labelStyle(!tab && !hasValue)));
   }
+  // The tab a question belongs to, under its label as in the print view.
+  if (tab)
+    runs.push(run(`${row.key}-tab`, tab, hasValue || !end ? styles.note : [styles.note, end]));
   if (!hasValue) return runs;
   if (row.kind === 'long' || !end) {
-    runs.push(row.value, '\n');
-    if (end) {
-      runs.push(
-        <Text key={`${row.key}-gap`} style={styles.spacer}>
-          {'\n'}
-        </Text>,
-      );
-    }
+    runs.push(run(`${row.key}-value`, row.value, undefined));
+    if (end) runs.push(run(`${row.key}-gap`, '', styles.spacer));
   } else {
-    runs.push(
-      <Text key={`${row.key}-value`} style={end}>
-        {row.value}
-      </Text>,
-      '\n',
-    );
+    runs.push(run(`${row.key}-value`, row.value, end));
   }
   return runs;
 }
