@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFRef } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRef } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseExportArgs } from '../src/export/options';
 import { createProgress } from '../src/export/progress';
@@ -351,6 +351,21 @@ async function expectOutline(bytes: Uint8Array, entries: number): Promise<PDFDoc
     item = doc.context.lookup(item, PDFDict).get(PDFName.of('Next'));
   }
   expect(count).toBe(entries);
+  // Each applicant's own bookmarks (pages, sections, documents) hang closed beneath their entry,
+  // pointing at pages of the combined document.
+  const pages = new Set(doc.getPages().map((p) => p.ref.toString()));
+  const first = doc.context.lookup(outlines.get(PDFName.of('First')), PDFDict);
+  expect(first.lookup(PDFName.of('Count'), PDFNumber).asNumber()).toBeLessThan(0);
+  const child = doc.context.lookup(first.get(PDFName.of('First')), PDFDict);
+  const target = child.lookup(PDFName.of('Dest'), PDFArray).get(0);
+  expect(pages.has(String(target))).toBe(true);
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'combined-')), 'combined.pdf');
+  writeFileSync(file, bytes);
+  try {
+    execFileSync('qpdf', ['--check', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+  } finally {
+    rmSync(path.dirname(file), { recursive: true, force: true });
+  }
   return doc;
 }
 
