@@ -155,6 +155,9 @@ describe('the staff print view', () => {
       expect(await staffPage.getByTestId('print-message').innerText()).toMatch(/expired/i);
       await staffPage.waitForURL((url) => url.search === '');
       expect(await staffPage.getByText('Eve', { exact: true }).count()).toBe(0);
+      const staffA11y = new A11yFindings(staffPage);
+      await staffA11y.check('/print (expired link)');
+      await staffA11y.expectNone('print-expired');
     } finally {
       await staff.close();
     }
