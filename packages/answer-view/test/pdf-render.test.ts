@@ -158,6 +158,14 @@ describe('renderApplicationPdf: documents, covers and edge cases', () => {
     expect(squeeze(text).includes(squeeze(LONG_ESSAY)), 'the whole essay').toBe(true);
     expect(squeeze(text).includes(squeeze(LONG_COMMENT)), 'the whole comment').toBe(true);
     expect(findOutOfOrder(text, readingOrder(view))).toBeUndefined();
+    // A page break never falls between a short row's label and its value.
+    const pages = pdfPageTexts(bytes).map(squeeze);
+    expect(pages.length).toBeGreaterThan(10);
+    const split = view.pages
+      .flatMap((page) => page.sections.flatMap((section) => section.rows))
+      .filter((row) => row.kind === 'short')
+      .filter((row) => !pages.some((page) => page.includes(squeeze(row.label + row.value))));
+    expect(split.map((row) => row.key)).toEqual([]);
   }, 60_000);
 
   it('prints a character no font has as "�", never as nothing', async () => {

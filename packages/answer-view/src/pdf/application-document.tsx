@@ -2,10 +2,9 @@
 // The application as a react-pdf tree: a thin layout of the view model, no formatting decisions.
 //
 // Layout cost in react-pdf grows with the number of nodes (each is a Yoga node, measured, split at
-// page breaks and drawn), so a section is one <Text> whose rows are nested runs: the label in bold
-// on its own line, the value below it, a short spacer line between rows. Text splits across pages
-// line by line, so long answers flow on without being clipped, and the label/value order is the
-// reading order of the page (pdftotext gives them back in order).
+// page breaks and drawn), so a row is one <Text>: the label in bold on its own line, the value
+// below it. A long answer's <Text> splits across pages line by line, so it flows on without being
+// clipped; the label/value order is the reading order of the page (pdftotext gives it back).
 import { Document, Page, Text, View } from '@react-pdf/renderer';
 import type { ComponentProps, ComponentType, ReactElement, ReactNode } from 'react';
 import { COVER_HEADING, listCoverLines } from '../cover';
@@ -48,9 +47,11 @@ const styles = {
   label: { fontWeight: 700 },
   note: { color: '#555555' },
   spacer: { fontSize: 4, lineHeight: 1 },
-  // A nested run's unitless lineHeight is resolved against react-pdf's default 18 pt, not the
-  // inherited size, so the size is restated: a 17 pt line box is the 13 pt line plus a 4 pt gap.
-  rowEnd: { fontSize: 10, lineHeight: 1.7 },
+  // 17 pt line boxes: a 13 pt line and the 4 pt gap under each row.
+  rows: { fontSize: 10, lineHeight: 1.7 },
+  // A nested run's unitless lineHeight is resolved against react-pdf's default 18 pt rather than
+  // the inherited size, so the size is restated: the normal 13 pt line box.
+  line: { fontSize: 10, lineHeight: 1.3 },
   coverTitle: { fontSize: 22, fontWeight: 700, marginTop: 120, marginBottom: 24 },
   coverName: { fontSize: 16, fontWeight: 700, marginBottom: 18 },
   coverLine: { fontSize: 11, marginBottom: 6 },
@@ -78,39 +79,37 @@ function CoverPage({ cover }: { cover: ApplicationCover }) {
   );
 }
 
-// Each paragraph (every "\n") is a full trip through react-pdf's text pipeline, so the space
-// between rows is not a paragraph of its own: the row's last line gets a taller line box (textkit
-// puts the extra height below the text). A long answer keeps even leading and is followed by a
-// small spacer line instead.
+// A row is one <Text> of nested runs: the label in bold, the tab note, the value. Every nested
+// <Text> is a node react-pdf resolves and every "\n" a paragraph it runs its text pipeline on, so
+// a row has as few of both as it can: the row's line boxes are the tall ones that leave the gap
+// under it (textkit puts the extra height below the text), the value is a plain string in it, and
+// only lines that are not the row's last (a label above its value, a long answer's lines) are
+// nested runs with the normal line box.
 type RunStyle = (typeof styles)[keyof typeof styles];
 
-function rowRuns(row: AnswerRow, showTab: boolean, last: boolean): ReactNode[] {
-  const end = last ? undefined : styles.rowEnd;
+function rowRuns(row: AnswerRow, showTab: boolean): ReactNode[] {
   const tab = showTab && row.tab ? `${row.tab.group}: ${row.tab.tab}` : '';
   const hasValue = row.kind !== 'check' && row.value !== '';
-  // Each run carries its own line break: one text node per run, not one per run and break.
-  const run = (key: string, text: string, style: RunStyle | RunStyle[] | undefined) => (
+  const run = (key: string, text: string, style: RunStyle | RunStyle[]) => (
     <Text key={key} style={style}>
       {`${text}\n`}
     </Text>
   );
-  const labelStyle = (isLast: boolean) => (isLast && end ? [styles.label, end] : styles.label);
   const runs: ReactNode[] = [];
   // "[X] I agree …": the box first, as on the form.
-  if (row.kind === 'check') {
-    runs.push(`${row.value} `, run(row.key, row.label, labelStyle(!tab)));
-  } else {
-    runs.push(run(row.key, row.label, labelStyle(!tab && !hasValue)));
-  }
+  if (row.kind === 'check') runs.push(`${row.value} `);
+  runs.push(run(row.key, row.label, tab || hasValue ? [styles.label, styles.line] : styles.label));
   // The tab a question belongs to, under its label as in the print view.
   if (tab)
-    runs.push(run(`${row.key}-tab`, tab, hasValue || !end ? styles.note : [styles.note, end]));
+    runs.push(run(`${row.key}-tab`, tab, hasValue ? [styles.note, styles.line] : styles.note));
   if (!hasValue) return runs;
-  if (row.kind === 'long' || !end) {
-    runs.push(run(`${row.key}-value`, row.value, undefined));
-    if (end) runs.push(run(`${row.key}-gap`, '', styles.spacer));
+  if (row.kind === 'long') {
+    runs.push(
+      run(`${row.key}-value`, row.value, styles.line),
+      run(`${row.key}-gap`, '', styles.spacer),
+    );
   } else {
-    runs.push(run(`${row.key}-value`, row.value, end));
+    runs.push(`${row.value}\n`);
   }
   return runs;
 }
@@ -129,13 +128,12 @@ function Section({ section }: { section: AnswerSectionView }) {
       </BookmarkedText>
       {/* As in the print view: a section of one tab group says its tab once, under its title. */}
       {section.tab ? <Text style={styles.note}>{section.tab}</Text> : null}
-      {section.rows.length > 0 ? (
-        <Text>
-          {section.rows.flatMap((row, i) =>
-            rowRuns(row, !section.tab, i === section.rows.length - 1),
-          )}
+      {section.rows.map((row) => (
+        // A short row never splits (its label stays with its value); a long answer flows on.
+        <Text key={row.key} style={styles.rows} wrap={row.kind === 'long'}>
+          {rowRuns(row, !section.tab)}
         </Text>
-      ) : null}
+      ))}
     </View>
   );
 }
