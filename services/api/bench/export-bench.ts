@@ -7,7 +7,7 @@
 // own, created and dropped); storage on local disk in a temporary DATA_DIR.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -51,9 +51,29 @@ function cli(args: string[], env: Record<string, string>) {
   };
 }
 
+/** CPU seconds (user + system, all threads) a live process has used, from /proc. */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+const CLOCK_TICKS = 100;
+
 async function timedExport(args: string[], env: Record<string, string>) {
   const started = performance.now();
-  const result = await cli(['export', ...args], env).done;
+  const run = cli(['export', ...args], env);
+  // Sampled until the process exits (the last sample misses at most 100 ms).
+  let cpu = 0;
+  const sampler = setInterval(() => {
+    const now = cpuSeconds(run.child.pid);
+    if (!Number.isNaN(now)) cpu = now;
+  }, 100);
+  const result = await run.done;
+  clearInterval(sampler);
   const seconds = (performance.now() - started) / 1000;
   if (result.code !== 0)
     throw new Error(`export exited ${result.code}:\n${result.stdout}${result.stderr}`);
@@ -61,7 +81,7 @@ async function timedExport(args: string[], env: Record<string, string>) {
   // The last progress line's rate counts from the first render: start-up left out.
   const rates = [...result.stderr.matchAll(/\((\d+)\/min, ETA/g)];
   const steady = Number(rates.at(-1)?.[1] ?? NaN);
-  return { seconds, rendered, perMinute: (rendered / seconds) * 60, steady };
+  return { seconds, rendered, perMinute: (rendered / seconds) * 60, steady, cpu };
 }
 
 async function waitFor(check: () => boolean, what: string, ms = 120_000) {
@@ -103,6 +123,13 @@ try {
       `${inProcess.seconds.toFixed(1)} s = ${inProcess.perMinute.toFixed(0)} applications/min ` +
       `(${inProcess.steady}/min after start-up)`,
   );
+  const cpuPerApp = inProcess.cpu / inProcess.rendered;
+  const cores = os.availableParallelism();
+  console.log(
+    `  CPU time of the export process: ${inProcess.cpu.toFixed(1)} s = ` +
+      `${(cpuPerApp * 1000).toFixed(0)} ms per application (start-up included); ` +
+      `${cores} idle cores would give about ${((cores * 60) / cpuPerApp).toFixed(0)}/min`,
+  );
   const rerun = await timedExport(['--out', path.join(dataDir, 'in-process')], env);
   console.log(
     `rerun with nothing changed: ${rerun.rendered} rendered in ${rerun.seconds.toFixed(1)} s`,
@@ -116,10 +143,18 @@ try {
   }
   // Let the workers finish warming (fonts, LibreOffice) before timing.
   await new Promise((r) => setTimeout(r, 3000));
+  const workersBefore = workers.map((w) => cpuSeconds(w.pid));
   const queued = await timedExport(['--out', path.join(dataDir, 'queued'), '--queue'], env);
+  const workerCpu = workers.reduce((n, w, i) => n + cpuSeconds(w.pid) - workersBefore[i]!, 0);
   console.log(
     `--queue, two worker processes: ${queued.rendered} in ${queued.seconds.toFixed(1)} s = ` +
       `${queued.perMinute.toFixed(0)} applications/min (${queued.steady}/min after start-up)`,
+  );
+  const queueCpuPerApp = (workerCpu + queued.cpu) / queued.rendered;
+  console.log(
+    `  CPU time: workers ${workerCpu.toFixed(1)} s + export process ${queued.cpu.toFixed(1)} s = ` +
+      `${(queueCpuPerApp * 1000).toFixed(0)} ms per application; ${cores} idle cores would give ` +
+      `about ${((cores * 60) / queueCpuPerApp).toFixed(0)}/min`,
   );
   console.log('target: at least 600 applications/min with documents merged');
   console.log(

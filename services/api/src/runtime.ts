@@ -118,16 +118,20 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     : undefined;
   // `export --queue` jobs (issue #8): on the embedded database only this process can run them.
   const stopExportWorker = config.runWorkerInProcess
-    ? await startExportWorker(queue, {
-        database,
-        db: database.db,
-        storage,
-        clock,
-        partner,
-        encryptionKey: secrets.encryptionKey,
-        layout: createPdfLayout(renderPdf),
-        logger,
-      })
+    ? await startExportWorker(
+        queue,
+        {
+          database,
+          db: database.db,
+          storage,
+          clock,
+          partner,
+          encryptionKey: secrets.encryptionKey,
+          layout: createPdfLayout(renderPdf),
+          logger,
+        },
+        2,
+      )
     : undefined;
   if (options.warmPdfRenderer === true && !options.renderPdf) {
     void warmPdfRenderer().catch((error: unknown) =>

@@ -64,13 +64,14 @@ export interface ExportWorkerDeps extends Omit<RenderDeps, 'render'> {
 
 /**
  * Registers the export job on this process's queue; returns a stop function. `loops` jobs run
- * at once: layout is CPU-bound, but a second loop overlaps the database and storage reads and
- * hides pg-boss's polling interval between short jobs.
+ * at once. Layout is CPU-bound, but a pg-boss loop that finishes a job in less than its polling
+ * interval (0.5 s, the minimum) waits out the rest before fetching again, so one loop does at most
+ * two ~150 ms renders a second; four keep a core busy and overlap the database and storage reads.
  */
 export async function startExportWorker(
   queue: JobQueue,
   deps: ExportWorkerDeps,
-  loops = 2,
+  loops = 4,
 ): Promise<() => Promise<void>> {
   await ensureExportQueue(deps.database, queue);
   const render = createApplicationRenderer(deps, deps.layout);
