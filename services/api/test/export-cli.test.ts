@@ -25,10 +25,12 @@ interface CliRun {
   stderrSoFar(): string;
 }
 
+/** The command as an operator types it (`npm run cli -- …`), in a process group of its own. */
 function startCli(args: string[], env: Record<string, string>): CliRun {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-    cwd: apiDir,
+  const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], {
+    cwd: path.resolve(apiDir, '../..'),
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    detached: true,
   });
   let stdout = '';
   let stderr = '';
@@ -37,7 +39,16 @@ function startCli(args: string[], env: Record<string, string>): CliRun {
   return {
     child,
     stderrSoFar: () => stderr,
-    result: new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr }))),
+    // As a shell reports it: npm itself may end by the signal (128 + its number).
+    result: new Promise((resolve) =>
+      child.on('exit', (code, signal) =>
+        resolve({
+          code: code ?? (signal ? 128 + os.constants.signals[signal] : null),
+          stdout,
+          stderr,
+        }),
+      ),
+    ),
   };
 }
 
@@ -77,9 +88,10 @@ describe.runIf(inject('postgresUrl'))('export command on postgres', () => {
     const dir = path.join(work, 'interrupted');
     const run = startCli(['export', '--out', dir, '--concurrency', '1'], env);
     for (let i = 0; i < 600 && !/\[2\/20\]/.test(run.stderrSoFar()); i++) await delay(100);
-    run.child.kill('SIGINT');
+    // Ctrl-C in a terminal: SIGINT to the whole foreground group (npm and the command).
+    process.kill(-run.child.pid!, 'SIGINT');
     const first = await run.result;
-    expect(first.code).toBe(130);
+    expect(first.code, first.stdout + first.stderr).toBe(130);
     expect(first.stdout).toContain('(interrupted)');
     expect(first.stdout).toContain('Run the same command to resume');
     const done = stateEntries(dir);

@@ -86,14 +86,17 @@ export async function runExportCommand(
     write: (s) => io.stderr.write(s),
     isTTY: io.stderr.isTTY === true,
   });
-  let interrupts = 0;
+  let firstInterrupt = 0;
   const onInterrupt = () => {
-    interrupts++;
-    if (interrupts > 1) {
+    // Under `npm run` one Ctrl-C arrives several times: from the terminal to the whole process
+    // group, and forwarded again by each npm above us. Only a later press means "quit now".
+    if (firstInterrupt > 0 && Date.now() - firstInterrupt < 1000) return;
+    if (firstInterrupt > 0) {
       // Everything finished so far is already in the state file.
       io.stderr.write('\nStopped. Run the same command to resume.\n');
       process.exit(130);
     }
+    firstInterrupt = Date.now();
     controller.abort();
     progress.note(
       'Stopping: letting the applications in progress finish (Ctrl-C again to quit now)…',
