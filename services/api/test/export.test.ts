@@ -242,6 +242,11 @@ describe.each(availableDrivers())('export on %s', (driver) => {
     const index = readIndex(dir);
     expect(index.applications.find((r) => r.id === changed.id)?.export).toBe('rendered');
 
+    // A killed run's half-written file is cleared away.
+    writeFileSync(path.join(dir, '.x.pdf.0123456789ab.tmp'), 'half');
+    expect(await run(dir)).toMatchObject({ rendered: 0 });
+    expect(existsSync(path.join(dir, '.x.pdf.0123456789ab.tmp'))).toBe(false);
+
     // A deleted file and a file whose bytes changed are rendered again.
     const [a, b] = index.applications;
     rmSync(path.join(dir, a!.file));
@@ -398,6 +403,12 @@ describe('npm run cli -- export', () => {
     expect(result.stderr).toContain('--status must be submitted, started or all (got "pending")');
     expect(result.stderr).toContain('--concurrency must be a whole number');
     expect(result.stderr).toContain('Usage: npm run cli -- export --out DIR');
+  });
+
+  it('exits 1 for --queue on the embedded database with no server to run the jobs', async () => {
+    const result = await cli(['--out', path.join(os.tmpdir(), 'never-written'), '--queue']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('--queue needs PostgreSQL');
   });
 
   it('exits 1 when the database cannot be reached', async () => {

@@ -50,9 +50,20 @@ function formatSummary(summary: ExportSummary): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function openExportDatabase(config: Config, poolSize: number): Promise<Database> {
+async function openExportDatabase(
+  config: Config,
+  poolSize: number,
+  queue: boolean,
+): Promise<Database> {
   // On the embedded database a running server holds the files: go through its socket.
   const viaServer = config.databaseUrl ? null : await findRunningPgliteUrl(config.dataDir);
+  if (queue && !config.databaseUrl && !viaServer) {
+    // Only the server runs jobs on the embedded database: nobody would take them.
+    throw new ExportFatalError(
+      '--queue needs PostgreSQL (DATABASE_URL) with `npm run cli -- worker` processes, or on the ' +
+        'embedded database a running server; run without --queue to render here',
+    );
+  }
   const database = await openDatabase({
     databaseUrl: config.databaseUrl ?? viaServer,
     dataDir: config.dataDir,
@@ -77,7 +88,11 @@ export async function runExportCommand(
 ): Promise<number> {
   const cores = Math.max(1, os.availableParallelism());
   const options = parseExportArgs(args, io.cwd, cores);
-  const database = await openExportDatabase(config, Math.min(options.concurrency, 16) + 2);
+  const database = await openExportDatabase(
+    config,
+    Math.min(options.concurrency, 16) + 2,
+    options.queue,
+  );
   let storage: StorageDriver | undefined;
   let pool: RenderPool | undefined;
   let queue: JobQueue | undefined;

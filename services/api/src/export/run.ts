@@ -2,7 +2,7 @@
 // ones a few at a time (each saved and recorded as soon as it is done), then write the index and
 // the optional zip and combined PDF over every selected application.
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../db/connect';
 import { buildCombinedPdf } from './combined';
@@ -98,6 +98,13 @@ async function lockFolder(dir: string): Promise<() => Promise<void>> {
   throw new ExportFatalError(`could not lock ${dir}`);
 }
 
+/** Half-written files of a run that was killed (writeFileAtomic's and writeZip's temporaries). */
+async function removeTemporaryFiles(dir: string): Promise<void> {
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (/^\..+\.[0-9a-f]{12}\.tmp$/.test(name)) await rm(path.join(dir, name), { force: true });
+  }
+}
+
 function timestamp(date: Date): string {
   return date
     .toISOString()
@@ -178,6 +185,8 @@ async function runLocked(
 
   const pdfDir = options.zip ? path.join(out, PDF_CACHE_DIR) : out;
   await mkdir(pdfDir, { recursive: true });
+  await removeTemporaryFiles(out);
+  await removeTemporaryFiles(pdfDir);
   const targetOf = (app: SelectedApplication) =>
     path
       .relative(out, path.join(pdfDir, exportFileName(app.lastName, app.firstName, app.id)))
