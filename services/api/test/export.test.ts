@@ -18,7 +18,8 @@ import { exportFileName } from '../src/export/naming';
 import { csvField, formatIndexCsv, guardFormula } from '../src/export/index-writers';
 import { availableDrivers, createTestRuntime, type TestRuntime } from './support/test-runtime';
 import { seedApplications, type SeededApplication } from './support/seed-applications';
-import { pdfPageCount } from './support/pdf-inspect';
+import { pdfPageCount, pdfText } from './support/pdf-inspect';
+import { mintServiceToken } from '../src/service/service-tokens';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -223,6 +224,26 @@ describe.each(availableDrivers())('export on %s', (driver) => {
     expect(pdfs).toContain(`etc_passwd_${seeded[0]!.id}.pdf`);
     expect(pdfs).toContain(`zoe-lukasz_${seeded[1]!.id}.pdf`);
     expect(existsSync(path.join(dir, STATE_FILE))).toBe(true);
+  });
+
+  it('exports the same document as the staff PDF (GET /service/pdf)', async () => {
+    const dir = path.join(work, 'loose');
+    const app = seeded.find((s) => Object.keys(s.documents).length === 3)!;
+    const row = readIndex(dir).applications.find((r) => r.id === app.id)!;
+    const { token } = mintServiceToken(t.runtime.secrets.serviceTokenKey, {
+      userId: app.id,
+      now: t.clock.now(),
+    });
+    const staff = await t.request({
+      method: 'GET',
+      url: `/service/pdf?service_token=${encodeURIComponent(token)}`,
+    });
+    expect(staff.statusCode).toBe(200);
+    const exported = readFileSync(path.join(dir, row.file));
+    // Same clock, same renderer: the same text on the same pages (the bytes differ only in the
+    // PDF's own creation metadata).
+    expect(pdfText(exported)).toBe(pdfText(staff.rawPayload));
+    expect(pdfPageCount(exported)).toBe(pdfPageCount(staff.rawPayload));
   });
 
   it('renders nothing on a rerun, one application after it changed, and a missing file again', async () => {
