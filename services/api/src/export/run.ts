@@ -346,6 +346,7 @@ async function runLocked(
     entries.push({ name: 'index.json', read: async () => Buffer.from(json), compress: true });
     if (combined) entries.push({ name: 'combined.pdf', read: combined });
     const zipFile = await freeName(out, stamp, '.zip');
+    progress.note(`Writing ${path.basename(zipFile)} (${exported.length} PDFs)…`);
     await writeZip(zipFile, entries, generatedAt);
     outputs.push(zipFile);
   } else {
@@ -354,6 +355,7 @@ async function runLocked(
     outputs.push(path.join(out, 'index.csv'), path.join(out, 'index.json'));
     if (combined) {
       const pdfFile = await freeName(out, stamp, '.pdf');
+      progress.note(`Writing ${path.basename(pdfFile)} (${exported.length} applications)…`);
       await writeFileAtomic(pdfFile, await combined());
       outputs.push(pdfFile);
     }
