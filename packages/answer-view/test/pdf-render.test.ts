@@ -220,6 +220,21 @@ describe('renderApplicationPdf: documents, covers and edge cases', () => {
     expect(text.replace(/\n/g, '').includes(cjk), 'the CJK text, unbroken').toBe(true);
   }, 60_000);
 
+  it('renders several applications at once without mixing them up', async () => {
+    const names = ['unicode', 'complete', 'us-citizen'] as const;
+    const texts = await Promise.all(
+      names.map(async (name) => {
+        const view = viewOf(ANSWER_FIXTURES[name]);
+        const bytes = await renderApplicationPdf(view, coverOf(`Applicant ${name}`, null));
+        return { view, text: withoutPageNumbers(pdfText(bytes)) };
+      }),
+    );
+    texts.forEach(({ view, text }, i) => {
+      expect(text).toContain(`Applicant ${names[i]}`);
+      expect(findOutOfOrder(text, readingOrder(view))).toBeUndefined();
+    });
+  }, 60_000);
+
   it('names the Debian package when a font file is missing', () => {
     expect(() => assertPdfFontFiles({ notoCjkDir: '/nonexistent/noto' })).toThrow(
       /NotoSansCJK-Regular\.ttc.*apt-get install fonts-noto-cjk/,
