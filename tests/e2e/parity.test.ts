@@ -154,8 +154,9 @@ function describeMismatch(text: string, cursor: number, row: string): string {
  */
 function findOutOfOrder(pairs: readonly Pair[], pdfText: string): string[] {
   // The page numbers are stamped on each page afterwards; a long row running over a page end has
-  // one inside it, which is page furniture, not part of the row.
-  const text = squeeze(pdfText).replace(/Page\d+of\d+/g, '');
+  // one inside it, which is page furniture, not part of the row. Stamps are whole lines of their
+  // own; removed before the whitespace goes, so a value's own digits are never taken for one.
+  const text = squeeze(pdfText.replace(/^[ \t\f]*Page \d+ of \d+[ \t]*$/gm, ''));
   const problems: string[] = [];
   let cursor = 0;
   for (const [index, pair] of pairs.entries()) {
