@@ -18,6 +18,7 @@ import { registerErrorHandling } from './http/error-handler';
 import { compileValidator } from './http/validator';
 import { registerSecurity } from './http/security';
 import { registerSpa } from './http/spa';
+import { registerMetrics, type Metrics } from './http/metrics';
 import { createAuthService } from './auth/auth-service';
 import { authRoutes } from './auth/auth-routes';
 import { createRequireSession } from './auth/require-session';
@@ -57,6 +58,8 @@ export interface AppDeps {
   enqueuePdf: (job: PdfJob) => Promise<void>;
   /** Lays out the application PDF (the staff copy is rendered in the request). */
   renderPdf: PdfRenderer;
+  /** Prometheus metrics (METRICS_ENABLED); without them GET /metrics is an ordinary 404. */
+  metrics?: Metrics;
 }
 
 /** The HTTP application, without listening: main.ts serves it, tests inject into it. */
@@ -89,6 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Before routing, authentication and body parsing: a service token never writes, whatever
   // the route (GUIDE §3.9). After helmet, so the 403 carries the security headers too.
   registerReadOnlyGuard(app);
+  if (deps.metrics) registerMetrics(app, deps.metrics, config);
   await app.register(cookie);
   await app.register(swagger, {
     openapi: {

@@ -54,6 +54,20 @@ export interface Config {
   lookupRateLimit: number;
   /** Where address completion comes from: the `zipcodes` package, the lookup_addresses table, or nothing. */
   addressProvider: AddressProviderName;
+  /** Rate-limit counters live in Redis when set (shared by every API process), else in memory. */
+  redisUrl: string | null;
+  /** Serves GET /metrics (Prometheus text format) when true; 404 otherwise. */
+  metricsEnabled: boolean;
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
+  metricsToken: string | null;
+  /** Load shedding: 503 with Retry-After while the event loop lags more than this (0 = off). */
+  maxEventLoopDelayMs: number;
+  /** Load shedding: 503 while the V8 heap in use exceeds this many MiB (0 = off). */
+  maxHeapUsedMb: number;
+  /** Seconds a shed request is told to wait (Retry-After). */
+  busyRetryAfterSeconds: number;
+  /** On SIGTERM/SIGINT: the longest wait for in-flight requests, and then for running jobs. */
+  shutdownTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -156,6 +170,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (!s3Bucket && s3Endpoint) problems.push('S3_ENDPOINT is set but S3_BUCKET is not');
   const cores = Math.max(1, os.availableParallelism());
 
+  const metricsToken = read('METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
+    problems.push('METRICS_TOKEN must be 16 to 256 printable characters without spaces');
+  }
+
   const config: Config = {
     port,
     host,
@@ -187,6 +206,13 @@ export function loadConfig(env: Env = process.env): Config {
     pdfConcurrency: readInt('PDF_CONCURRENCY', 1, 1, 16),
     lookupRateLimit: readInt('LOOKUP_RATE_LIMIT', 300, 1, 1_000_000),
     addressProvider: addressProvider ?? 'zipcodes',
+    redisUrl: readUrl('REDIS_URL', ['redis:', 'rediss:']),
+    metricsEnabled: readBool('METRICS_ENABLED', false),
+    metricsToken,
+    maxEventLoopDelayMs: readInt('MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
+    maxHeapUsedMb: readInt('MAX_HEAP_USED_MB', 0, 0, 1_048_576),
+    busyRetryAfterSeconds: readInt('BUSY_RETRY_AFTER_S', 5, 1, 3600),
+    shutdownTimeoutMs: readInt('SHUTDOWN_TIMEOUT_MS', 20_000, 1000, 600_000),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

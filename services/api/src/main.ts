@@ -21,13 +21,25 @@ async function main(): Promise<void> {
   });
   await runtime.app.listen({ port: config.port, host: config.host });
 
+  // SIGTERM/SIGINT: stop listening, drain requests, let jobs finish (or return them to their
+  // queue) within SHUTDOWN_TIMEOUT_MS, close the database, exit 0. A second signal, or a close
+  // that hangs well past the deadline, ends the process at once with 1.
   let stopping = false;
   const stop = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting without waiting');
+      process.exit(1);
+    }
     stopping = true;
-    logger.info({ signal }, 'shutting down');
+    const deadline = Date.now() + config.shutdownTimeoutMs;
+    logger.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'shutting down');
+    setTimeout(() => {
+      logger.error('shutdown did not finish in time');
+      process.exit(1);
+    }, config.shutdownTimeoutMs + 10_000).unref();
     try {
-      await runtime.close();
+      await runtime.close({ deadline });
+      logger.info('stopped');
       process.exit(0);
     } catch (error) {
       logger.error({ err: error }, 'shutdown failed');

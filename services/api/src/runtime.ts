@@ -7,7 +7,8 @@ import type { Config } from './config';
 import { openDatabase, type Database } from './db/connect';
 import { migrateDatabase } from './db/migrate';
 import { startPgliteSocket } from './db/pglite-socket';
-import { startJobQueue, type JobQueue } from './jobs/queue';
+import { QUEUES, startJobQueue, type JobQueue } from './jobs/queue';
+import { createMetrics, type Metrics } from './http/metrics';
 import { systemClock, type Clock } from './lib/clock';
 import { loadSecrets, type Secrets } from './lib/crypto';
 import { createMailer, type Mailer } from './mail/mailer';
@@ -22,7 +23,7 @@ import { enqueuePdfJob, startPdfWorker } from './print/pdf-jobs';
 import { createPdfStore } from './print/pdf-store';
 import { renderApplicationPdf, warmPdfRenderer } from './print/pdf-renderer';
 import type { PdfRenderer } from './print/render-application';
-import { startExportWorker } from './export/export-jobs';
+import { EXPORT_QUEUE, startExportWorker } from './export/export-jobs';
 import { createPdfLayout } from './export/render';
 
 export interface Runtime {
@@ -35,7 +36,14 @@ export interface Runtime {
   storage: StorageDriver;
   /** The in-process conversion worker and its LibreOffice pool (absent with RUN_WORKER_IN_PROCESS=false). */
   conversion?: ConversionRuntime;
-  close(): Promise<void>;
+  /** Present with METRICS_ENABLED. */
+  metrics?: Metrics;
+  /**
+   * Stops in reverse order. HTTP first (no new connections, in-flight requests drained), then the
+   * workers: running jobs get until `deadline` (epoch ms; default SHUTDOWN_TIMEOUT_MS from now)
+   * to finish, after which pg-boss fails them back to the queue for a retry elsewhere.
+   */
+  close(options?: { deadline?: number }): Promise<void>;
 }
 
 export interface RuntimeOptions {
@@ -77,7 +85,12 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     database.pglite && !options.pglite && options.shareEmbeddedDatabase !== false
       ? await startPgliteSocket(database.pglite, config.dataDir)
       : undefined;
-  const queue = await startJobQueue(database, logger);
+  const metrics = config.metricsEnabled
+    ? createMetrics(database, [...Object.values(QUEUES), EXPORT_QUEUE])
+    : undefined;
+  const queue = await startJobQueue(database, logger, {
+    observeJob: metrics ? (...args) => metrics.observeJob(...args) : undefined,
+  });
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
@@ -150,6 +163,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     enqueueConversion: (job) => enqueueConversion(queue, job),
     enqueuePdf: (job) => enqueuePdfJob(queue, job),
     renderPdf,
+    metrics,
   });
   return {
     app,
@@ -160,12 +174,29 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     mailer,
     storage,
     conversion,
-    async close() {
-      await app.close();
+    metrics,
+    async close(options = {}) {
+      const deadline = options.deadline ?? Date.now() + config.shutdownTimeoutMs;
+      // Stop listening and let requests in flight finish; past the deadline, cut them off.
+      const cutOff = setTimeout(
+        () => {
+          logger.warn('requests still running at the shutdown deadline: closing their connections');
+          app.server.closeAllConnections();
+        },
+        Math.max(0, deadline - Date.now()),
+      );
+      await app.close().finally(() => clearTimeout(cutOff));
+      // pg-boss stops fetching at once, then waits for running handlers until the deadline and
+      // fails whatever is still running back to its queue (retried by any worker).
+      await queue.stop({
+        graceful: true,
+        wait: true,
+        timeout: Math.max(1000, deadline - Date.now()),
+      });
+      // Only now that no conversion runs: the LibreOffice pool, the sweepers' timers.
       await conversion?.stop();
       await stopPdfWorker?.();
       await stopExportWorker?.();
-      await queue.stop({ graceful: true, wait: true, timeout: 10_000 });
       await storage.close();
       mailer.close();
       await stopSocket?.();

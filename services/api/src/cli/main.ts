@@ -162,7 +162,7 @@ async function runWorker(config: Config): Promise<void> {
     await conversion.stop();
     await stopPdfWorker();
     await stopExportWorker();
-    await queue.stop({ graceful: true, wait: true, timeout: 30_000 });
+    await queue.stop({ graceful: true, wait: true, timeout: config.shutdownTimeoutMs });
     mailer.close();
     await database.close();
     process.exit(0);

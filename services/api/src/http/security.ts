@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
 import { MESSAGES } from '@admissions/api-contract';
 import type { Config } from '../config';
+import { registerLoadShedding } from './load-shedding';
 
-export const API_PREFIXES = ['/api/', '/public/', '/lookup/', '/service/', '/health'];
+// /metrics too: when disabled it must be a JSON 404, never the SPA.
+export const API_PREFIXES = ['/api/', '/public/', '/lookup/', '/service/', '/health', '/metrics'];
 
 export function isApiPath(url: string): boolean {
   return API_PREFIXES.some((prefix) => url.startsWith(prefix));
@@ -44,8 +47,29 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     if (isApiPath(request.url)) reply.header('cache-control', 'no-store');
   });
 
+  // Before the rate limit: a process that is already behind does no more work for the request.
+  await registerLoadShedding(app, config);
+
+  // One counter per IP across every API process when REDIS_URL is set; otherwise per process.
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1 })
+    : undefined;
+  if (redis) {
+    redis.on('error', (error: Error) => app.log.warn({ err: error }, 'rate-limit store error'));
+    app.addHook('onClose', async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    });
+  }
   await app.register(rateLimit, {
     global: true,
+    ...(redis
+      ? {
+          redis,
+          nameSpace: 'admissions-rate-limit:',
+          // Redis down: serve rather than refuse everyone (account lockout stays in the database).
+          skipOnError: true,
+        }
+      : {}),
     max: config.globalRateLimit,
     timeWindow: 60_000,
     errorResponseBuilder: (_request, context) => ({

@@ -17,7 +17,36 @@ export type JobQueue = PgBoss;
  * pg-boss on whichever database the app uses. On PGlite it runs through the same single
  * connection as the app (GUIDE §6: exec for parameterless scripts, query otherwise).
  */
-export async function startJobQueue(database: Database, logger: Logger): Promise<JobQueue> {
+export interface JobQueueOptions {
+  /** Told how long each job handler of this process ran and how it ended (the metrics). */
+  observeJob?: (queue: string, outcome: 'completed' | 'failed', seconds: number) => void;
+}
+
+/** Wraps every handler given to boss.work, so each worker is measured without knowing it. */
+function instrumentWork(boss: PgBoss, observe: NonNullable<JobQueueOptions['observeJob']>): void {
+  const work = boss.work.bind(boss) as (name: string, ...rest: unknown[]) => Promise<string>;
+  (boss as { work: unknown }).work = (name: string, ...rest: unknown[]) => {
+    const handler = rest.pop() as (jobs: unknown[]) => Promise<unknown>;
+    const measured = async (jobs: unknown[]) => {
+      const started = performance.now();
+      try {
+        const result = await handler(jobs);
+        observe(name, 'completed', (performance.now() - started) / 1000);
+        return result;
+      } catch (error) {
+        observe(name, 'failed', (performance.now() - started) / 1000);
+        throw error;
+      }
+    };
+    return work(name, ...rest, measured);
+  };
+}
+
+export async function startJobQueue(
+  database: Database,
+  logger: Logger,
+  options: JobQueueOptions = {},
+): Promise<JobQueue> {
   const boss = new PgBoss({
     db: { executeSql: (text: string, values?: unknown[]) => database.executeSql(text, values) },
     schema: 'pgboss',
@@ -27,6 +56,7 @@ export async function startJobQueue(database: Database, logger: Logger): Promise
     monitorStateIntervalSeconds: 60,
   });
   boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
+  if (options.observeJob) instrumentWork(boss, options.observeJob);
   await database.withAdvisoryLock(QUEUE_SETUP_LOCK_ID, async () => {
     await boss.start();
     await boss.createQueue(QUEUES.sendEmail, {
