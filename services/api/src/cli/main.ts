@@ -13,7 +13,8 @@ import { ConfigError, loadConfig, type Config } from '../config';
 import { openDatabase } from '../db/connect';
 import { migrateDatabase } from '../db/migrate';
 import { findRunningPgliteUrl } from '../db/pglite-socket';
-import { startJobQueue } from '../jobs/queue';
+import { QUEUES, startJobQueue } from '../jobs/queue';
+import { createMetrics, serveWorkerMetrics } from '../http/metrics';
 import { createLogger } from '../lib/logger';
 import { loadSecrets } from '../lib/crypto';
 import { createMailer } from '../mail/mailer';
@@ -31,7 +32,7 @@ import {
   ExportUsageError,
   runExportCommand,
 } from '../export/command';
-import { startExportWorker } from '../export/export-jobs';
+import { EXPORT_QUEUE, startExportWorker } from '../export/export-jobs';
 import { createPdfLayout } from '../export/render';
 import { startPdfWorker } from '../print/pdf-jobs';
 import { createPdfStore } from '../print/pdf-store';
@@ -110,7 +111,12 @@ async function runWorker(config: Config): Promise<void> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateDatabase(database);
   const secrets = await loadSecrets(config.secretKey, config.dataDir);
-  const queue = await startJobQueue(database, logger);
+  const metrics = config.metricsEnabled
+    ? createMetrics(database, [...Object.values(QUEUES), EXPORT_QUEUE])
+    : undefined;
+  const queue = await startJobQueue(database, logger, {
+    observeJob: metrics ? (...args) => metrics.observeJob(...args) : undefined,
+  });
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
@@ -156,13 +162,16 @@ async function runWorker(config: Config): Promise<void> {
   void warmPdfRenderer().catch((error: unknown) =>
     logger.error({ err: error }, 'PDF renderer warm-up failed'),
   );
-  logger.info('worker started');
+  const stopMetrics = metrics ? await serveWorkerMetrics(metrics, config, logger) : undefined;
+  logger.info(metrics ? { metricsPort: config.port } : {}, 'worker started');
   const stop = async () => {
     logger.info('worker stopping');
+    // Running jobs finish (or go back to their queue) before LibreOffice and the database close.
+    await queue.stop({ graceful: true, wait: true, timeout: config.shutdownTimeoutMs });
     await conversion.stop();
     await stopPdfWorker();
     await stopExportWorker();
-    await queue.stop({ graceful: true, wait: true, timeout: config.shutdownTimeoutMs });
+    await stopMetrics?.();
     mailer.close();
     await database.close();
     process.exit(0);

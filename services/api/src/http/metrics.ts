@@ -1,7 +1,8 @@
 // Opt-in Prometheus metrics (METRICS_ENABLED): request latency, job duration, queue depth and
 // the default process metrics, each app with its own registry so tests can build several.
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Config } from '../config';
 import type { Database } from '../db/connect';
@@ -124,4 +125,19 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics, config: 
       return reply.type(metrics.registry.contentType).send(body);
     },
   });
+}
+
+/**
+ * A `npm run cli -- worker` process has no API, but its jobs are the ones worth timing: with
+ * METRICS_ENABLED it serves only GET /metrics on PORT/HOST. Returns the function that stops it.
+ */
+export async function serveWorkerMetrics(
+  metrics: Metrics,
+  config: Config,
+  logger: Logger,
+): Promise<() => Promise<void>> {
+  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, disableRequestLogging: true });
+  registerMetrics(app, metrics, config);
+  await app.listen({ port: config.port, host: config.host });
+  return () => app.close();
 }

@@ -94,6 +94,9 @@ export async function createTestRuntime(
     PUBLIC_RATE_LIMIT: '10000',
     GLOBAL_RATE_LIMIT: '100000',
     WEB_DIST: path.join(dataDir, 'no-web-build'),
+    // PGlite's synchronous work in a test process (loading a snapshot, another runtime starting)
+    // can stall the loop for a second: load shedding only where a test asks for it.
+    MAX_EVENT_LOOP_DELAY_MS: '0',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });
