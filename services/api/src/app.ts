@@ -104,7 +104,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   if (config.enableDocs) {
-    await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+    await app.register(swaggerUi, {
+      routePrefix: '/docs',
+      staticCSP: true,
+      // The UI's own policy, hardened like every other page (GUIDE §3.11): it uses no <base>
+      // and is never framed.
+      transformStaticCSP: (header) =>
+        header
+          .replace("base-uri 'self'", "base-uri 'none'")
+          .replace("frame-ancestors 'self'", "frame-ancestors 'none'"),
+    });
   }
 
   app.get(API_ROUTES.health, {
