@@ -147,7 +147,9 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       )
     : undefined;
   if (options.warmPdfRenderer === true && !options.renderPdf) {
-    void warmPdfRenderer().catch((error: unknown) =>
+    // Awaited before the server listens: the cold render blocks the event loop for ~1-2 s, which
+    // after listening would make load shedding refuse the first requests with 503.
+    await warmPdfRenderer().catch((error: unknown) =>
       logger.error({ err: error }, 'PDF renderer warm-up failed'),
     );
   }
