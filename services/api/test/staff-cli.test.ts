@@ -24,11 +24,12 @@ describe.each(availableDrivers())('staff CLI commands (%s)', (driver) => {
   let stopSocket: (() => Promise<void>) | undefined;
   let files: string;
 
-  const cli = (args: string[]) =>
+  const cli = (args: string[], env: Record<string, string> = {}) =>
     run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
       cwd: apiRoot,
       env: {
         ...process.env,
+        ...env,
         DATA_DIR: t.dataDir,
         DATABASE_URL: t.config.databaseUrl ?? '',
         SECRET_KEY: '',
@@ -112,6 +113,11 @@ describe.each(availableDrivers())('staff CLI commands (%s)', (driver) => {
     const answers = { first_name: 'Grace', last_name: 'Hopper', city: 'Arlington' };
     const { stdout } = await cli(['prefill', '--file', writeJson('ok.json', answers)]);
     expect(stdout).toMatch(/Prefilled 3 answers, valid 7d/);
+    // A relative --file is read from where the command was typed (npm sets INIT_CWD), not from
+    // services/api where npm runs the CLI.
+    writeJson('relative.json', answers);
+    const relative = await cli(['prefill', '--file', 'relative.json'], { INIT_CWD: files });
+    expect(relative.stdout).toMatch(/Prefilled 3 answers, valid 7d/);
     const link = new URL(/(https:\/\/\S+)/.exec(stdout)![1]!);
     expect(`${link.origin}${link.pathname}`).toBe(`${PUBLIC_URL}/about`);
     const token = link.searchParams.get('token')!;

@@ -24,6 +24,7 @@ import { systemClock } from '../lib/clock';
 import { createStorage } from '../storage/create-storage';
 import { startConversionRuntime } from '../documents/conversion-runtime';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { isLookupCategory } from '@admissions/api-contract';
 import { CliUsageError, runPrefill, runServiceToken } from './staff-commands';
 import {
@@ -208,7 +209,8 @@ async function runLookup(config: Config, args: string[]): Promise<number> {
     throw new UsageError('--category must be one of hs_ceeb, college_ceeb, address');
   }
   if (!values.file) throw new UsageError('--file is required (a CSV file)');
-  const csv = await readFile(values.file, 'utf8');
+  // npm runs the CLI inside services/api; a relative path means where the command was typed.
+  const csv = await readFile(path.resolve(config.invokedFrom, values.file), 'utf8');
   const dryRun = values['dry-run'] === true;
   const database = await openCliDatabase(config);
   try {

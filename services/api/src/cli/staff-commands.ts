@@ -1,5 +1,6 @@
 // `service-token` and `prefill`: links an operator hands to staff or to a prospective applicant.
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { API_ROUTES, PRINT_VIEW_PATH } from '@admissions/api-contract';
@@ -121,7 +122,8 @@ export async function runPrefill(
   const ttlMs = readTtl(values.ttl, PREFILL_DEFAULT_TTL_MS, PREFILL_MAX_TTL_MS, '90d');
   let raw: unknown;
   try {
-    raw = JSON.parse(await readFile(values.file, 'utf8'));
+    // npm runs the CLI inside services/api; a relative path means where the command was typed.
+    raw = JSON.parse(await readFile(path.resolve(config.invokedFrom, values.file), 'utf8'));
   } catch (error) {
     throw new CliUsageError(`Cannot read ${values.file}: ${(error as Error).message}`);
   }
