@@ -1,4 +1,7 @@
-// lastname_firstname_<application id>.pdf, safe in any header and on any file system.
+// lastname_firstname_<application id>.pdf, safe in any header and on any file system, and the
+// one way a route sends an application PDF as that download (the applicant's and the staff's).
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
 
 /** Letters and digits of the name only, accents removed; '' when nothing ASCII is left. */
 function asciiPart(value: string): string {
@@ -44,4 +47,23 @@ export function attachmentDisposition(name: PdfFileName): string {
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );
   return `${header}; filename*=UTF-8''${encoded}`;
+}
+
+/** OpenAPI description of the 200 answer of a route that sends an application PDF. */
+export const PdfAttachmentResponse = Type.Unsafe<Uint8Array>({
+  type: 'string',
+  format: 'binary',
+  description: 'The PDF, as an attachment named lastname_firstname_applicationid.pdf',
+});
+
+export function sendPdfAttachment(
+  reply: FastifyReply,
+  bytes: Uint8Array,
+  answers: Record<string, string>,
+  applicationId: string,
+) {
+  return reply
+    .type('application/pdf')
+    .header('content-disposition', attachmentDisposition(pdfFileName(answers, applicationId)))
+    .send(Buffer.from(bytes));
 }

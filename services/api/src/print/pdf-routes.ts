@@ -8,7 +8,7 @@ import {
 } from '@admissions/api-contract';
 import { currentUser, type RequireSession } from '../auth/require-session';
 import type { ApplicationPdfService } from './pdf-service';
-import { attachmentDisposition, pdfFileName } from './pdf-file-name';
+import { PdfAttachmentResponse, sendPdfAttachment } from './pdf-file-name';
 
 export interface PdfRouteOptions {
   service: ApplicationPdfService;
@@ -57,11 +57,7 @@ export const pdfRoutes: FastifyPluginAsyncTypebox<PdfRouteOptions> = async (app,
       querystring: DownloadLinkQuery,
       produces: ['application/pdf', 'application/json'],
       response: {
-        200: Type.Unsafe<Uint8Array>({
-          type: 'string',
-          format: 'binary',
-          description: 'The PDF, as an attachment named lastname_firstname_applicationid.pdf',
-        }),
+        200: PdfAttachmentResponse,
         401: ErrorResponse,
         403: ErrorResponse,
         404: ErrorResponse,
@@ -71,10 +67,7 @@ export const pdfRoutes: FastifyPluginAsyncTypebox<PdfRouteOptions> = async (app,
     handler: async (request, reply) => {
       const user = currentUser(request);
       const { bytes, answers } = await service.readDownload(user.userId, request.query);
-      return reply
-        .type('application/pdf')
-        .header('content-disposition', attachmentDisposition(pdfFileName(answers, user.userId)))
-        .send(Buffer.from(bytes));
+      return sendPdfAttachment(reply, bytes, answers, user.userId);
     },
   });
 };

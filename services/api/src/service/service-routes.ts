@@ -1,7 +1,6 @@
 // Staff (service-token) routes: read-only, one applicant per token, every read audited.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { Type } from '@sinclair/typebox';
 import {
   API_ROUTES,
   ErrorResponse,
@@ -18,7 +17,7 @@ import { publicRouteLimit } from '../http/security';
 import { readApplicationSnapshot, type ApplicationSnapshot } from '../print/read-application';
 import { buildServicePrint } from '../print/service-print';
 import type { ApplicationPdfService } from '../print/pdf-service';
-import { attachmentDisposition, pdfFileName } from '../print/pdf-file-name';
+import { PdfAttachmentResponse, sendPdfAttachment } from '../print/pdf-file-name';
 import { recordServiceRead } from './service-audit';
 import { verifyServiceToken, type ServiceTokenClaims } from './service-tokens';
 
@@ -107,11 +106,7 @@ export const serviceRoutes: FastifyPluginAsyncTypebox<ServiceRouteOptions> = asy
       querystring: ServiceTokenQuery,
       produces: ['application/pdf', 'application/json'],
       response: {
-        200: Type.Unsafe<Uint8Array>({
-          type: 'string',
-          format: 'binary',
-          description: 'The PDF, as an attachment named lastname_firstname_applicationid.pdf',
-        }),
+        200: PdfAttachmentResponse,
         ...tokenErrors,
       },
     },
@@ -126,13 +121,7 @@ export const serviceRoutes: FastifyPluginAsyncTypebox<ServiceRouteOptions> = asy
         ip: request.ip,
         at: clock.now(),
       });
-      return reply
-        .type('application/pdf')
-        .header(
-          'content-disposition',
-          attachmentDisposition(pdfFileName(snapshot.answers, snapshot.userId)),
-        )
-        .send(Buffer.from(rendered.bytes));
+      return sendPdfAttachment(reply, rendered.bytes, snapshot.answers, snapshot.userId);
     },
   });
 };
