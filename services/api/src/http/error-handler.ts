@@ -15,20 +15,36 @@ const FASTIFY_CLIENT_ERRORS: Record<string, string> = {
 const DATABASE_DOWN_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
-  '57P01',
-  '57P03',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EPIPE',
+  '57P01', // admin_shutdown (pg_ctl stop)
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now (starting up, recovering)
+  '53300', // too_many_connections
   '08006',
   '08001',
   '08003',
   '08000',
 ]);
+const DATABASE_DOWN_MESSAGE =
+  /timeout exceeded when trying to connect|Connection terminated|connection error and is not queryable/i;
 
-function isDatabaseUnavailable(error: FastifyError): boolean {
-  const code = (error as { code?: string }).code;
-  return (
-    (code !== undefined && DATABASE_DOWN_CODES.has(code)) ||
-    /timeout exceeded when trying to connect|Connection terminated/i.test(error.message)
-  );
+/**
+ * The driver's own error when `error` (or what it wraps: drizzle reports a failed query as a
+ * DrizzleQueryError whose `cause` is the pg error) says the database cannot be reached.
+ */
+function findDatabaseOutage(error: unknown): Error | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && DATABASE_DOWN_CODES.has(code)) return current;
+    if (DATABASE_DOWN_MESSAGE.test(current.message)) return current;
+    current = current.cause;
+  }
+  return undefined;
 }
 
 /** "body/foo" style paths from ajv, turned into a sentence naming the field. */
@@ -53,6 +69,10 @@ function describeValidationError(error: FastifyError): string {
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
+  // During an outage every request fails the same way: the first failure is logged whole, then
+  // one line per 5 s says how many more there were, instead of one line per refused request.
+  let outageLoggedAt = 0;
+  let outageUnlogged = 0;
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (isAppError(error)) {
       return reply
@@ -72,8 +92,19 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (known && error.statusCode && error.statusCode < 500) {
       return reply.status(error.statusCode).send({ message: known, code: 'INVALID_REQUEST' });
     }
-    if (isDatabaseUnavailable(error)) {
-      request.log.error({ err: error }, 'database unavailable');
+    const outage = findDatabaseOutage(error);
+    if (outage) {
+      // The driver's error alone: the wrapper's message carries the query's parameters (answers).
+      if (Date.now() - outageLoggedAt >= 5000) {
+        request.log.error(
+          { err: outage, alsoRefusedSinceLastLine: outageUnlogged },
+          'database unavailable',
+        );
+        outageLoggedAt = Date.now();
+        outageUnlogged = 0;
+      } else {
+        outageUnlogged++;
+      }
       return reply
         .status(503)
         .header('retry-after', '5')
