@@ -8,13 +8,11 @@
 //    that is set up once and printed repeatedly
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MantineProvider } from '@mantine/core';
-import { chromium } from 'playwright-core';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { APPLICATION_DEFINITION, DEFAULT_PARTNER } from '@admissions/form';
 import {
@@ -25,13 +23,12 @@ import {
 import { COMPLETE_FIXTURE } from '@admissions/answer-view/fixtures';
 import { renderApplicationPdf } from '@admissions/answer-view/pdf';
 import { PrintView } from '@admissions/answer-view/web';
+import { formatMs as ms, percentile, reportBench } from '../../../bench/report';
+import { launchBrowser } from '../../../tests/support/browser';
 
-const ms = (n: number) => `${n.toFixed(n < 10 ? 1 : 0)} ms`;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 function stats(samples: number[]) {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-  return { p50: at(0.5), p95: at(0.95) };
+  return { p50: percentile(samples, 50), p95: percentile(samples, 95) };
 }
 async function time(fn: () => Promise<unknown>): Promise<number> {
   const t = performance.now();
@@ -139,19 +136,7 @@ const markup = renderToStaticMarkup(
   createElement(MantineProvider, null, createElement(PrintView, { view, cover })),
 );
 const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Application</title><style>${mantineCss}</style></head><body>${markup}</body></html>`;
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--disable-dev-shm-usage',
-  ],
-});
+const browser = await launchBrowser();
 let chrome: { p50: number; p95: number; perSecond: number; pages: number };
 let chromeFull: { p50: number; p95: number; perSecond: number };
 try {
@@ -192,39 +177,59 @@ try {
   await browser.close();
 }
 
-const [load1] = os.loadavg();
-console.log(
-  `\nmachine: ${os.cpus()[0]?.model ?? 'unknown'}, ${os.availableParallelism()} cores, Node ${process.version}, load average ${load1!.toFixed(2)}`,
-);
-console.log(`date: ${new Date().toISOString().slice(0, 10)}`);
-console.log(
-  `application: the complete fixture, ${view.pages.length} pages of ${rows} rows → ${answerPages} PDF pages (${totalPages} with three 2-page documents)\n`,
-);
-console.log('| measure | result | target |');
-console.log('|---|---|---|');
-console.log(
-  `| renderApplicationPdf, no documents, p50 (p95) of 60 | ${ms(bare.p50)} (${ms(bare.p95)}); CPU p50 ${ms(bare.cpu)} | p50 < 200 ms |`,
-);
-console.log(`| … documents per second, one at a time | ${bare.perSecond.toFixed(1)} | — |`);
-console.log(
-  `| renderApplicationPdf + three 2-page documents, p50 (p95) of 60 | ${ms(merged.p50)} (${ms(merged.p95)}); CPU p50 ${ms(merged.cpu)} | — |`,
-);
-console.log(`| … documents per second, one at a time | ${merged.perSecond.toFixed(1)} | — |`);
-console.log(`| first render in a fresh process (cold: fonts, JIT) | ${ms(cold)} | — |`);
-console.log(
-  `| heap growth over ${heapRenders} renders (after GC) | ${mb(heapAfter - heapBefore)} (${mb(heapBefore)} → ${mb(heapAfter)}; RSS ${mb(rss)}) | ~0 |`,
-);
-console.log(
-  `| Chromium page.pdf() of the print view, warm page, p50 (p95) of 40 | ${ms(chrome.p50)} (${ms(chrome.p95)}), ${chrome.pages} pages | — |`,
-);
-console.log(`| … documents per second | ${chrome.perSecond.toFixed(1)} | — |`);
-console.log(
-  `| Chromium per application: setContent + page.pdf() with page numbers and outline, p50 (p95) of 40 | ${ms(chromeFull.p50)} (${ms(chromeFull.p95)}) | — |`,
-);
-console.log(`| … documents per second | ${chromeFull.perSecond.toFixed(1)} | — |`);
-console.log(
-  `| react-pdf p50 ÷ Chromium p50 (print only) | ${(bare.p50 / chrome.p50).toFixed(2)} | — |`,
-);
-console.log(
-  `| react-pdf p50 ÷ Chromium p50 (per application, like for like) | ${(bare.p50 / chromeFull.p50).toFixed(2)} | < 1 (ahead of Chromium) |`,
-);
+reportBench({
+  id: 'application-pdf',
+  title: 'Application PDF (`packages/answer-view/pdf`, issue #7)',
+  command: 'npm run bench -w services/api -- application-pdf',
+  description:
+    `\`renderApplicationPdf\` (react-pdf + pdf-lib) on the complete fixture: ${view.pages.length} ` +
+    `pages of ${rows} answer rows → ${answerPages} PDF pages (${totalPages} with three two-page ` +
+    'documents appended). The two cases alternate so that a busy neighbour slows both alike; CPU ' +
+    'time of the process (all threads) is given beside wall time. Beside it, Debian Chromium ' +
+    "printing the same print view (`answer-view/web` rendered with react-dom/server and Mantine's " +
+    'CSS): once as a reprint of an already loaded page, once like for like (fresh markup per ' +
+    'application, page-number footer and outline), which is what the server does per application.',
+  tables: [
+    {
+      columns: ['measure', 'result', 'target'],
+      rows: [
+        [
+          'renderApplicationPdf, no documents, p50 (p95) of 60',
+          `${ms(bare.p50)} (${ms(bare.p95)}); CPU p50 ${ms(bare.cpu)}`,
+          'p50 < 200 ms',
+        ],
+        ['… applications per second, one at a time', bare.perSecond.toFixed(1), '—'],
+        [
+          'renderApplicationPdf + three 2-page documents, p50 (p95) of 60',
+          `${ms(merged.p50)} (${ms(merged.p95)}); CPU p50 ${ms(merged.cpu)}`,
+          '—',
+        ],
+        ['… applications per second, one at a time', merged.perSecond.toFixed(1), '—'],
+        ['first render in a fresh process (cold: fonts, JIT)', ms(cold), '—'],
+        [
+          `heap growth over ${heapRenders} renders (after GC)`,
+          `${mb(heapAfter - heapBefore)} (${mb(heapBefore)} → ${mb(heapAfter)}; RSS ${mb(rss)})`,
+          '~0',
+        ],
+        [
+          'Chromium page.pdf() of the print view, warm page, p50 (p95) of 40',
+          `${ms(chrome.p50)} (${ms(chrome.p95)}), ${chrome.pages} pages`,
+          '—',
+        ],
+        ['… applications per second', chrome.perSecond.toFixed(1), '—'],
+        [
+          'Chromium per application: setContent + page.pdf() with page numbers and outline, p50 (p95) of 40',
+          `${ms(chromeFull.p50)} (${ms(chromeFull.p95)})`,
+          '—',
+        ],
+        ['… applications per second', chromeFull.perSecond.toFixed(1), '—'],
+        ['react-pdf p50 ÷ Chromium p50 (reprint only)', (bare.p50 / chrome.p50).toFixed(2), '—'],
+        [
+          'react-pdf p50 ÷ Chromium p50 (per application, like for like)',
+          (bare.p50 / chromeFull.p50).toFixed(2),
+          '< 1 (ahead of Chromium)',
+        ],
+      ],
+    },
+  ],
+});

@@ -18,6 +18,7 @@ import { loadSecrets } from '../src/lib/crypto';
 import { systemClock } from '../src/lib/clock';
 import { createStorage } from '../src/storage/create-storage';
 import { seedApplications } from '../test/support/seed-applications';
+import { reportBench } from '../../../bench/report';
 
 const COUNT = Number(process.argv[2] ?? 200);
 const apiDir = path.resolve(import.meta.dirname, '..');
@@ -106,33 +107,24 @@ try {
   const secrets = await loadSecrets(null, dataDir);
   const storage = createStorage(config, secrets.hmacKey, systemClock);
   const seedStarted = performance.now();
+  const notes: string[] = [];
   await seedApplications(
     { db: database.db, storage, encryptionKey: secrets.encryptionKey },
     { count: COUNT, fixtures: ['add-another'] },
   );
-  console.log(
-    `seeded ${COUNT} submitted applications with 3 converted documents each in ` +
-      `${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
+  notes.push(
+    `Seeding ${COUNT} submitted applications with 3 converted documents each took ` +
+      `${((performance.now() - seedStarted) / 1000).toFixed(1)} s.`,
   );
   await storage.close();
   await database.close();
 
   const inProcess = await timedExport(['--out', path.join(dataDir, 'in-process')], env);
-  console.log(
-    `in-process (concurrency ${os.availableParallelism()}): ${inProcess.rendered} in ` +
-      `${inProcess.seconds.toFixed(1)} s = ${inProcess.perMinute.toFixed(0)} applications/min ` +
-      `(${inProcess.steady}/min after start-up)`,
-  );
-  const cpuPerApp = inProcess.cpu / inProcess.rendered;
   const cores = os.availableParallelism();
-  console.log(
-    `  CPU time of the export process: ${inProcess.cpu.toFixed(1)} s = ` +
-      `${(cpuPerApp * 1000).toFixed(0)} ms per application (start-up included); ` +
-      `${cores} idle cores would give about ${((cores * 60) / cpuPerApp).toFixed(0)}/min`,
-  );
+  const cpuPerApp = inProcess.cpu / inProcess.rendered;
   const rerun = await timedExport(['--out', path.join(dataDir, 'in-process')], env);
-  console.log(
-    `rerun with nothing changed: ${rerun.rendered} rendered in ${rerun.seconds.toFixed(1)} s`,
+  notes.push(
+    `A rerun with nothing changed rendered ${rerun.rendered} in ${rerun.seconds.toFixed(1)} s.`,
   );
 
   // Two worker processes (each also starts its LibreOffice pool; one process keeps it small).
@@ -146,23 +138,48 @@ try {
   const workersBefore = workers.map((w) => cpuSeconds(w.pid));
   const queued = await timedExport(['--out', path.join(dataDir, 'queued'), '--queue'], env);
   const workerCpu = workers.reduce((n, w, i) => n + cpuSeconds(w.pid) - workersBefore[i]!, 0);
-  console.log(
-    `--queue, two worker processes: ${queued.rendered} in ${queued.seconds.toFixed(1)} s = ` +
-      `${queued.perMinute.toFixed(0)} applications/min (${queued.steady}/min after start-up)`,
-  );
   const queueCpuPerApp = (workerCpu + queued.cpu) / queued.rendered;
-  console.log(
-    `  CPU time: workers ${workerCpu.toFixed(1)} s + export process ${queued.cpu.toFixed(1)} s = ` +
-      `${(queueCpuPerApp * 1000).toFixed(0)} ms per application; ${cores} idle cores would give ` +
-      `about ${((cores * 60) / queueCpuPerApp).toFixed(0)}/min`,
-  );
-  console.log('target: at least 600 applications/min with documents merged');
-  console.log(
-    `load average at the end: ${os
-      .loadavg()
-      .map((n) => n.toFixed(1))
-      .join(' ')}`,
-  );
+  const row = (
+    label: string,
+    run: Awaited<ReturnType<typeof timedExport>>,
+    cpuPerApplication: number,
+  ) => [
+    label,
+    `${run.rendered} in ${run.seconds.toFixed(1)} s`,
+    `${run.perMinute.toFixed(0)}/min`,
+    `${run.steady}/min`,
+    `${(cpuPerApplication * 1000).toFixed(0)} ms (≈ ${((cores * 60) / cpuPerApplication).toFixed(0)}/min on ${cores} idle cores)`,
+    '≥ 600/min',
+  ];
+  reportBench({
+    id: 'export',
+    title: 'Batch export (`services/api`, issue #8)',
+    command: 'npm run bench -w services/api -- export',
+    description:
+      `${COUNT} seeded submitted applications on PostgreSQL, each with three converted documents ` +
+      'merged into its PDF. The real command in its own process, timed from start to exit ' +
+      '(start-up included): in process (`npm run cli -- export --out DIR`, a render thread per ' +
+      'core) and with `--queue` and two `npm run cli -- worker` processes doing the rendering. ' +
+      '"After start-up" is the rate the progress line reports from the first render on; CPU time ' +
+      'is read from /proc for every process involved.',
+    tables: [
+      {
+        columns: [
+          'mode',
+          'rendered',
+          'applications/min',
+          'after start-up',
+          'CPU per application',
+          'target',
+        ],
+        rows: [
+          row(`in process (concurrency ${cores})`, inProcess, cpuPerApp),
+          row('--queue, two worker processes', queued, queueCpuPerApp),
+        ],
+      },
+    ],
+    notes,
+  });
 } finally {
   await Promise.all(
     workers.map(

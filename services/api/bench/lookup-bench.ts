@@ -9,13 +9,13 @@ import { openDatabase, wrapPglite, type Database } from '../src/db/connect';
 import { migrateDatabase } from '../src/db/migrate';
 import { PGLITE_EXTENSIONS } from '../src/db/pglite-extensions';
 import { upsertLookupRows, type ImportRow } from '../src/lookup/lookup-import';
-import { QUERIES, WARM_UP, generateQueries, generateSchools } from './lookup-bench-data';
 import { searchSchools } from '../src/lookup/school-lookup';
+import { formatMs, percentile, reportBench, type BenchCell } from '../../../bench/report';
+import { QUERIES, WARM_UP, generateQueries, generateSchools } from './lookup-bench-data';
 
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-}
+const KINDS = ['prefix', 'word', 'typo', 'miss'] as const;
+const resultRows: BenchCell[][] = [];
+const loadTimes: string[] = [];
 
 async function measure(label: string, database: Database, rows: ImportRow[]): Promise<void> {
   await migrateDatabase(database);
@@ -30,26 +30,15 @@ async function measure(label: string, database: Database, rows: ImportRow[]): Pr
     await searchSchools(database, 'hs_ceeb', query.text, 5);
     if (i >= WARM_UP) times.push({ kind: query.kind, ms: performance.now() - t0 });
   }
-  const line = (kind: string, ms: number[]) => {
-    const sorted = [...ms].sort((a, b) => a - b);
-    const f = (n: number) => n.toFixed(2).padStart(7);
-    return `  ${kind.padEnd(8)} n=${String(sorted.length).padStart(3)}  p50 ${f(percentile(sorted, 50))} ms  p95 ${f(percentile(sorted, 95))} ms  max ${f(sorted.at(-1) ?? NaN)} ms`;
-  };
-  console.log(`${label}: ${rows.length} schools loaded in ${loadSeconds.toFixed(1)} s`);
-  console.log(
-    line(
-      'all',
-      times.map((t) => t.ms),
-    ),
-  );
-  for (const kind of ['prefix', 'word', 'typo', 'miss']) {
-    console.log(
-      line(
-        kind,
-        times.filter((t) => t.kind === kind).map((t) => t.ms),
-      ),
-    );
-  }
+  const pair = (ms: number[]) =>
+    `${formatMs(percentile(ms, 50))} / ${formatMs(percentile(ms, 95))}`.replaceAll(' ms /', ' /');
+  resultRows.push([
+    label,
+    pair(times.map((t) => t.ms)),
+    ...KINDS.map((kind) => pair(times.filter((t) => t.kind === kind).map((t) => t.ms))),
+    label.startsWith('PostgreSQL') ? 'p95 < 20 ms' : '—',
+  ]);
+  loadTimes.push(`${label}: ${loadSeconds.toFixed(1)} s`);
 }
 
 async function benchPostgres(rows: ImportRow[]): Promise<void> {
@@ -88,8 +77,27 @@ async function benchPglite(rows: ImportRow[]): Promise<void> {
 }
 
 const rows = generateSchools();
-console.log(
-  `lookup-bench: ${QUERIES} searches (after ${WARM_UP} warm-up) on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}`,
-);
 await benchPostgres(rows);
 await benchPglite(rows);
+reportBench({
+  id: 'lookups',
+  title: 'Lookups (`services/api`, issue #5)',
+  command: 'npm run bench -w services/api -- lookup',
+  description:
+    `${rows.length.toLocaleString('en-US')} generated high schools, ${QUERIES} searches after ` +
+    `${WARM_UP} warm-up ones, 5 results each, through \`searchSchools\` (no HTTP). Query mix: ` +
+    '40 % name prefixes (1–12 characters), 30 % a later word of a name, 20 % a name with a typo, ' +
+    '10 % misses. PostgreSQL gets a database of its own (created and dropped); PGlite runs in memory.',
+  tables: [
+    {
+      columns: [
+        'driver',
+        'all p50 / p95',
+        ...KINDS.map((kind) => `${kind} p50 / p95`),
+        'target',
+      ],
+      rows: resultRows,
+    },
+  ],
+  notes: [`Loading the schools (upsert plus the word-index rebuild): ${loadTimes.join('; ')}.`],
+});
