@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { ConfigError, loadConfig } from '../src/config';
@@ -74,6 +75,12 @@ describe.each(availableDrivers())('HTTP platform on %s', (driver) => {
     mkdirSync(path.join(webDist, 'assets'));
     writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Apply</title>');
     writeFileSync(path.join(webDist, 'assets', 'app-1234.js'), 'console.log(1)');
+    // What the SPA build writes beside each text asset (apps/web/build-tools/precompress-assets.ts).
+    writeFileSync(
+      path.join(webDist, 'assets', 'app-1234.js.br'),
+      brotliCompressSync('console.log(1)'),
+    );
+    writeFileSync(path.join(webDist, 'assets', 'app-1234.js.gz'), gzipSync('console.log(1)'));
     t = await createTestRuntime(driver, { WEB_DIST: webDist });
   });
   afterAll(async () => {
@@ -115,6 +122,29 @@ describe.each(availableDrivers())('HTTP platform on %s', (driver) => {
     expect(missing.statusCode).toBe(404);
     expect(missing.json().message).toBeTruthy();
     expect(missing.headers['cache-control']).toBe('no-store');
+  });
+
+  it('sends the pre-compressed copy of an asset to a browser that accepts it', async () => {
+    const url = '/assets/app-1234.js';
+    const brotli = await t.request({
+      method: 'GET',
+      url,
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers['content-type']).toMatch(/javascript/);
+    expect(brotli.headers['vary']).toMatch(/accept-encoding/i);
+    expect(brotli.headers['cache-control']).toContain('immutable');
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe('console.log(1)');
+    const gzip = await t.request({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    const plain = await t.request({
+      method: 'GET',
+      url,
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log(1)');
   });
 
   it('treats an empty JSON body as no body, and refuses broken or poisoned JSON', async () => {

@@ -6,7 +6,6 @@ import { setUnauthorizedHandler } from '../shared/api/session-events';
 import { leaveSession } from '../shared/lib/leave-session';
 import { ErrorScreen } from '../shared/ui/error-screen';
 import { FullScreenLoader } from '../shared/ui/full-screen-loader';
-import { ApplicationRoot } from './routes/app/application-root';
 import { AuthLayout } from './routes/auth/auth-layout';
 import { IdleLayout } from './routes/idle-layout';
 import { RootLayout } from './routes/root-layout';
@@ -42,7 +41,9 @@ export const routes: RouteObject[] = [
           },
           {
             path: '/',
-            element: <ApplicationRoot />,
+            // The application feature (definition, engine, inputs) is most of the code: it loads
+            // with the first form page, in parallel with that page's own module.
+            lazy: () => import('./routes/app/application-root'),
             children: [
               { index: true, element: <RedirectToDefault /> },
               { path: PATHS.about, lazy: () => import('./routes/app/about') },

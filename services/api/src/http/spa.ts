@@ -16,9 +16,14 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
       root: webDist,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each text asset (apps/web/build-tools): sent as they
+      // are to browsers that accept them, so nothing is compressed per request.
+      preCompressed: true,
       // Our own Cache-Control below, not send's default max-age=0.
       cacheControl: false,
       setHeaders(res, filePath) {
+        // The same URL answers in brotli, gzip or plain: shared caches must keep them apart.
+        res.setHeader('vary', 'Accept-Encoding');
         // Vite fingerprints everything under assets/; the HTML must always be revalidated.
         res.setHeader(
           'cache-control',

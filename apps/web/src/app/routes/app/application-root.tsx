@@ -21,7 +21,7 @@ import { FullScreenLoader } from '../../../shared/ui/full-screen-loader';
 import { showErrorToast } from '../../../shared/ui/notify';
 
 /** The form pages' root route (SPEC §2): loads the profile, builds the snapshot, shows the frame. */
-export function ApplicationRoot() {
+export function Component() {
   // Decided on arrival: when a session ends, the code ending it navigates (with its message)
   // before dropping the marker, and this route must not race it with a bare redirect.
   const [arrivedLoggedIn] = useState(isLoggedIn);

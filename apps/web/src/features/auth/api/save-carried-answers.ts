@@ -1,6 +1,5 @@
 import { API_ROUTES } from '@admissions/api-contract';
 import type { MessageResponse } from '@admissions/api-contract';
-import { isKnownAnswerKey } from '@admissions/form';
 import { fetchJson } from '../../../shared/api/fetch-handler';
 
 /**
@@ -11,6 +10,9 @@ export async function saveCarriedAnswers(
   answers: Record<string, string> | undefined,
 ): Promise<void> {
   if (!answers) return;
+  // The definition (with its country and language lists) is most of the application's code;
+  // /login loads it only when there are answers to check, and the next page needs it anyway.
+  const { isKnownAnswerKey } = await import('@admissions/form');
   const patch = Object.fromEntries(
     Object.entries(answers).filter(([key, value]) => isKnownAnswerKey(key) && value !== ''),
   );
