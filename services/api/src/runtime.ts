@@ -89,6 +89,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     ? createMetrics(database, [...Object.values(QUEUES), EXPORT_QUEUE])
     : undefined;
   const queue = await startJobQueue(database, logger, {
+    conversionTimeoutMs: config.conversionTimeoutMs,
     observeJob: metrics ? (...args) => metrics.observeJob(...args) : undefined,
   });
   const mailer = createMailer({

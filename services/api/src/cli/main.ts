@@ -116,6 +116,7 @@ async function runWorker(config: Config): Promise<void> {
     ? createMetrics(database, [...Object.values(QUEUES), EXPORT_QUEUE])
     : undefined;
   const queue = await startJobQueue(database, logger, {
+    conversionTimeoutMs: config.conversionTimeoutMs,
     observeJob: metrics ? (...args) => metrics.observeJob(...args) : undefined,
   });
   const mailer = createMailer({

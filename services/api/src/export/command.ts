@@ -125,7 +125,9 @@ export async function runExportCommand(
     let render: ApplicationRenderer;
     if (options.queue) {
       const logger = pino({ level: 'warn' });
-      queue = await startJobQueue(database, logger);
+      queue = await startJobQueue(database, logger, {
+        conversionTimeoutMs: config.conversionTimeoutMs,
+      });
       await ensureExportQueue(database, queue);
       render = createQueueRenderer({
         database,

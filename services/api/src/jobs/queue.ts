@@ -20,6 +20,28 @@ export type JobQueue = PgBoss;
 export interface JobQueueOptions {
   /** Told how long each job handler of this process ran and how it ended (the metrics). */
   observeJob?: (queue: string, outcome: 'completed' | 'failed', seconds: number) => void;
+  /** CONVERSION_TIMEOUT_MS: the conversion queue's expiry is derived from it (default 60 s). */
+  conversionTimeoutMs?: number;
+}
+
+/**
+ * How long a conversion job may stay active before pg-boss takes it back (and retries it): the
+ * job of a worker that died (kill -9, OOM, lost host) is otherwise held for that long. Two
+ * time-outs (a job may wait for a busy LibreOffice of the pool, then convert) plus 10 s for
+ * storage and the database; a live worker never gets near it, its own time-out fires first.
+ */
+export function conversionExpirySeconds(conversionTimeoutMs: number): number {
+  return Math.ceil((2 * conversionTimeoutMs) / 1000) + 10;
+}
+
+/**
+ * pg-boss notices expired jobs only in its maintenance pass (every 120 s by default), so that
+ * pass runs at a quarter of the shortest expiry, between 5 and 30 s: a dead worker's job is
+ * back in the queue within expiry + this. One process per interval does it (pg-boss takes a
+ * lock), so more replicas add no work.
+ */
+export function maintenanceIntervalSeconds(conversionTimeoutMs: number): number {
+  return Math.min(30, Math.max(5, Math.round(conversionExpirySeconds(conversionTimeoutMs) / 4)));
 }
 
 /** Wraps every handler given to boss.work, so each worker is measured without knowing it. */
@@ -47,6 +69,7 @@ export async function startJobQueue(
   logger: Logger,
   options: JobQueueOptions = {},
 ): Promise<JobQueue> {
+  const conversionTimeoutMs = options.conversionTimeoutMs ?? 60_000;
   const boss = new PgBoss({
     db: { executeSql: (text: string, values?: unknown[]) => database.executeSql(text, values) },
     schema: 'pgboss',
@@ -54,6 +77,7 @@ export async function startJobQueue(
     // payloads may hold personal data.
     deleteAfterSeconds: 60 * 60,
     monitorStateIntervalSeconds: 60,
+    maintenanceIntervalSeconds: maintenanceIntervalSeconds(conversionTimeoutMs),
   });
   boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
   if (options.observeJob) instrumentWork(boss, options.observeJob);
@@ -66,15 +90,19 @@ export async function startJobQueue(
       retryBackoff: true,
       expireInSeconds: 120,
     });
-    // Two retries, for infrastructure failures only (a bad document completes as FAILED). The
-    // worker's own time-out kills LibreOffice long before pg-boss's expiry.
-    await boss.createQueue(QUEUES.convertDocument, {
+    // Two retries, for infrastructure failures only (a bad document completes as FAILED), or
+    // when the job's worker died and the expiry gave it back. createQueue leaves an existing
+    // queue as it was, so updateQueue applies a changed CONVERSION_TIMEOUT_MS (or the old
+    // 15-minute expiry of an existing database) to the jobs sent from now on.
+    const conversionQueue = {
       name: QUEUES.convertDocument,
       retryLimit: 2,
       retryDelay: 2,
       retryBackoff: true,
-      expireInSeconds: 15 * 60,
-    });
+      expireInSeconds: conversionExpirySeconds(conversionTimeoutMs),
+    };
+    await boss.createQueue(QUEUES.convertDocument, conversionQueue);
+    await boss.updateQueue(QUEUES.convertDocument, conversionQueue);
     // Two retries (storage or renderer trouble); the last failure is recorded as FAILED.
     await boss.createQueue(QUEUES.renderApplicationPdf, {
       name: QUEUES.renderApplicationPdf,
