@@ -141,7 +141,11 @@ function readTail(file: string, chars: number): string {
   }
 }
 
-function launch(
+/**
+ * Starts `node --import tsx <script…>` from services/api in its own process group, dying with
+ * this process, its output appended to `<logDir>/<name>.log`.
+ */
+export function launchProcess(
   name: string,
   script: readonly string[],
   env: NodeJS.ProcessEnv,
@@ -187,7 +191,8 @@ function launch(
   };
 }
 
-async function waitUntil(
+/** Resolves once `ready()` holds; rejects if the process exits first or time runs out. */
+export async function waitUntilReady(
   what: ManagedProcess,
   ready: () => Promise<boolean>,
   timeoutMs = START_TIMEOUT_MS,
@@ -282,14 +287,14 @@ export async function startProcessStack(options: ProcessStackOptions): Promise<P
   process.once('exit', killOnExit);
 
   const startWorker = async () => {
-    const worker = launch(
+    const worker = launchProcess(
       `worker-${workers.length + 1}`,
       ['src/cli/main.ts', 'worker'],
       env,
       logDir,
     );
     workers.push(worker);
-    await waitUntil(worker, async () =>
+    await waitUntilReady(worker, async () =>
       /"msg":"worker started"/.test(readTail(worker.logFile, 1e6)),
     );
     return worker;
@@ -298,10 +303,12 @@ export async function startProcessStack(options: ProcessStackOptions): Promise<P
   try {
     await runCliWith(env, ['migrate']);
     ports.forEach((port, i) => {
-      apis.push(launch(`api-${i + 1}`, ['src/main.ts'], { ...env, PORT: String(port) }, logDir));
+      apis.push(
+        launchProcess(`api-${i + 1}`, ['src/main.ts'], { ...env, PORT: String(port) }, logDir),
+      );
     });
     await Promise.all([
-      ...apis.map((api, i) => waitUntil(api, () => isHealthy(urls[i]!))),
+      ...apis.map((api, i) => waitUntilReady(api, () => isHealthy(urls[i]!))),
       ...Array.from({ length: workerCount }, () => startWorker()),
     ]);
   } catch (error) {
@@ -312,6 +319,7 @@ export async function startProcessStack(options: ProcessStackOptions): Promise<P
   }
 
   const outboxDir = path.join(dataDir, 'outbox');
+  let stopped = false;
   return {
     urls,
     dataDir,
@@ -334,6 +342,8 @@ export async function startProcessStack(options: ProcessStackOptions): Promise<P
       );
     },
     async stop() {
+      if (stopped) return;
+      stopped = true;
       await stopAll();
       process.removeListener('exit', killOnExit);
       await rm(dataDir, { recursive: true, force: true });

@@ -1,0 +1,385 @@
+// The load of issue #9, shared by bench/load-bench.ts (100 connections, 60 s) and the short CI
+// version test/load.test.ts: applicants seeded through the real HTTP routes, schools imported
+// through the CLI, then autocannon with a request mix of 70% PUT /api/answer, 20% GET
+// /api/profile and 10% GET /lookup/find, one applicant (one session) per connection, and
+// afterwards a read-back of every applicant's answers against what the server acknowledged.
+// No vitest import: the benchmark uses it too.
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import {
+  APPLICATION_DEFINITION,
+  DEFAULT_PARTNER,
+  buildAnswerPatch,
+  compileDefinition,
+  maxLengthFor,
+} from '@admissions/form';
+import { COMPLETE_FIXTURE } from '@admissions/answer-view/fixtures';
+import { API_ROUTES } from '@admissions/api-contract';
+import { generateSchools } from '../../bench/lookup-bench-data';
+import type { ProcessStack } from './process-stack';
+
+export const LOAD_PASSWORD = 'Cobalt-Lantern-River-58';
+
+/** The per-IP limits raised for a run: every connection comes from 127.0.0.1. */
+export const LOAD_RATE_LIMIT_ENV: Record<string, string> = {
+  // Sign-up, confirm and login of every applicant: each public route counts separately.
+  PUBLIC_RATE_LIMIT: '100000',
+  GLOBAL_RATE_LIMIT: '10000000',
+  LOOKUP_RATE_LIMIT: '1000000',
+};
+
+export interface Applicant {
+  email: string;
+  /** `name=value; …` of the cookies login set (the `sid` session and the login marker). */
+  cookie: string;
+  /** The API process this applicant's connection talks to. */
+  url: string;
+}
+
+export type RouteName = 'PUT /api/answer' | 'GET /api/profile' | 'GET /lookup/find';
+export const ROUTE_NAMES: readonly RouteName[] = [
+  'PUT /api/answer',
+  'GET /api/profile',
+  'GET /lookup/find',
+];
+
+export interface RouteStats {
+  /** Responses received, by status code. */
+  statuses: Map<number, number>;
+  /** Milliseconds from building the request to its response (one request in flight per connection). */
+  latencies: number[];
+}
+
+export interface LoadOutcome {
+  result: autocannon.Result;
+  routes: Map<RouteName, RouteStats>;
+  /** What each applicant's answers must read back as (see verifyAcknowledgedWrites). */
+  ledgers: Map<string, AnswerLedger>;
+}
+
+/** Per answer key: the last value a 2xx acknowledged, and values sent after it with no 2xx. */
+export interface AnswerLedger {
+  applicant: Applicant;
+  acknowledged: Map<string, string>;
+  /** Sent after the last acknowledgement but never answered 2xx (cut off at the end, or refused). */
+  uncertain: Map<string, Set<string>>;
+}
+
+// Deterministic, so two runs send the same kind of traffic.
+function createRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1_664_525 + 1_013_904_223) >>> 0;
+    return state / 4_294_967_296;
+  };
+}
+
+function cookieHeaderOf(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((line) => line.split(';', 1)[0]!)
+    .filter((pair) => !pair.endsWith('='))
+    .join('; ');
+}
+
+async function postJson(url: string, body: unknown, cookie?: string): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify(body),
+  });
+}
+
+async function runLimited<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await task(items[next++]!);
+    }),
+  );
+}
+
+/**
+ * Signs up `count` applicants, reads each confirmation code from the outbox (written by the
+ * worker process), confirms, logs in and saves a whole application (COMPLETE_FIXTURE) — the real
+ * routes, spread over every API process. Applicant i is served by API process i mod n.
+ */
+export async function seedApplicants(
+  stack: ProcessStack,
+  count: number,
+  { concurrency = 8, mailTimeoutMs = 120_000 } = {},
+): Promise<Applicant[]> {
+  const runId = `${process.pid}-${Date.now().toString(36)}`;
+  const planned = Array.from({ length: count }, (_, i) => ({
+    email: `load-${runId}-${i}@example.edu`,
+    url: stack.urls[i % stack.urls.length]!,
+  }));
+  await runLimited(planned, concurrency, async ({ email, url }) => {
+    const response = await postJson(`${url}${API_ROUTES.signup}`, {
+      username: email,
+      password: LOAD_PASSWORD,
+    });
+    if (response.status !== 200)
+      throw new Error(`signup ${response.status}: ${await response.text()}`);
+  });
+
+  const codes = new Map<string, string>();
+  const deadline = Date.now() + mailTimeoutMs;
+  while (codes.size < count) {
+    for (const message of await stack.readOutbox()) {
+      const code = /confirmation code is (\d{6})/.exec(message.text)?.[1];
+      if (code) codes.set(message.to, code);
+    }
+    if (codes.size >= count) break;
+    if (Date.now() > deadline) throw new Error(`only ${codes.size} of ${count} codes arrived`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+
+  const applicants: Applicant[] = [];
+  await runLimited(planned, concurrency, async ({ email, url }) => {
+    const code = codes.get(email);
+    const confirmed = await postJson(`${url}${API_ROUTES.confirm}`, { username: email, code });
+    if (confirmed.status !== 200) throw new Error(`confirm ${confirmed.status}`);
+    const login = await postJson(`${url}${API_ROUTES.login}`, {
+      username: email,
+      password: LOAD_PASSWORD,
+    });
+    if (login.status !== 200) throw new Error(`login ${login.status}: ${await login.text()}`);
+    const cookie = cookieHeaderOf(login);
+    const saved = await fetch(`${url}${API_ROUTES.answer}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify(COMPLETE_FIXTURE.answers),
+    });
+    if (saved.status !== 200)
+      throw new Error(`seed answers ${saved.status}: ${await saved.text()}`);
+    applicants.push({ email, cookie, url });
+  });
+  return applicants;
+}
+
+/**
+ * Imports `count` generated schools (bench/lookup-bench-data.ts) with `npm run cli -- lookup
+ * import`, and returns what applicants type into the school field: beginnings of those names.
+ */
+export async function importSchools(stack: ProcessStack, count: number): Promise<string[]> {
+  const rows = generateSchools().slice(0, count);
+  const columns = ['code', 'name', 'street', 'city', 'state', 'zip', 'country'] as const;
+  const quote = (value: string) => `"${value.replaceAll('"', '""')}"`;
+  const csv = [
+    columns.join(','),
+    ...rows.map((row) => columns.map((c) => quote(row.values[c] ?? '')).join(',')),
+  ].join('\n');
+  const file = path.join(stack.dataDir, 'schools.csv');
+  await writeFile(file, `${csv}\n`);
+  await stack.runCli(['lookup', 'import', '--category', 'hs_ceeb', '--file', file]);
+  const random = createRandom(7);
+  return Array.from({ length: 500 }, () => {
+    const name = rows[Math.floor(random() * rows.length)]!.values.name ?? 'a';
+    return name.slice(0, 2 + Math.floor(random() * 8));
+  });
+}
+
+interface AnswerChoice {
+  key: string;
+  /** Text questions get a new value on every save; choices keep their real (fixture) value. */
+  varies: boolean;
+  limit: number;
+  /** The whole patch the SPA sends for this change (value, `_desc` companion, cleared dependents). */
+  patch: Record<string, string>;
+}
+
+/** The fields an applicant edits: every question value of the complete fixture. */
+function listAnswerChoices(): AnswerChoice[] {
+  const { byAnswerKey } = compileDefinition(APPLICATION_DEFINITION);
+  const answers = COMPLETE_FIXTURE.answers;
+  const choices: AnswerChoice[] = [];
+  for (const [key, value] of Object.entries(answers)) {
+    const found = byAnswerKey.get(key);
+    if (!found || found.owned.role !== 'value' || value === '') continue;
+    const { type } = found.entry.question;
+    if (type === 'file') continue;
+    choices.push({
+      key,
+      varies: type === 'text' || type === 'textarea',
+      limit: maxLengthFor(key, DEFAULT_PARTNER) ?? 45,
+      patch: buildAnswerPatch(APPLICATION_DEFINITION, key, value, {
+        answers,
+        now: new Date(),
+        partner: DEFAULT_PARTNER,
+      }),
+    });
+  }
+  return choices;
+}
+
+export interface LoadOptions {
+  applicants: readonly Applicant[];
+  /** Default: one per applicant. */
+  connections?: number;
+  durationS: number;
+  /** School name prefixes for the lookups (importSchools). */
+  lookupTexts: readonly string[];
+  seed?: number;
+}
+
+/**
+ * autocannon against every API process at once: connection i belongs to applicant i (its own
+ * session cookie) and talks to that applicant's API process, one request in flight at a time.
+ * Each request is drawn at random: 70% PUT /api/answer (one field changed, as the SPA saves it),
+ * 20% GET /api/profile, 10% GET /lookup/find?category=hs_ceeb&text=<prefix>&max_results=5.
+ */
+export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
+  const connections = options.connections ?? options.applicants.length;
+  if (connections > options.applicants.length) {
+    throw new Error(`${connections} connections need as many applicants`);
+  }
+  const urls = [...new Set(options.applicants.map((a) => a.url))];
+  // autocannon gives connection i to urls[i mod n]; order the applicants the same way.
+  const byUrl = urls.map((url) => options.applicants.filter((a) => a.url === url));
+  const perConnection = Array.from(
+    { length: connections },
+    (_, i) => byUrl[i % urls.length]![Math.floor(i / urls.length)],
+  );
+  if (perConnection.some((a) => a === undefined)) {
+    throw new Error('applicants must be spread evenly over the API processes');
+  }
+
+  const random = createRandom(options.seed ?? 20_261_122);
+  const choices = listAnswerChoices();
+  const routes = new Map<RouteName, RouteStats>(
+    ROUTE_NAMES.map((name) => [name, { statuses: new Map(), latencies: [] }]),
+  );
+  const ledgers = new Map<string, AnswerLedger>();
+  let saves = 0;
+  let nextConnection = 0;
+  const cutOff: (() => void)[] = [];
+
+  const requestsFor = (applicant: Applicant): autocannon.Request[] => {
+    const ledger: AnswerLedger = {
+      applicant,
+      acknowledged: new Map(Object.entries(COMPLETE_FIXTURE.answers)),
+      uncertain: new Map(),
+    };
+    ledgers.set(applicant.email, ledger);
+    let inFlight: { route: RouteName; started: number; patch?: Record<string, string> } | null =
+      null;
+    const markUncertain = (patch: Record<string, string>) => {
+      for (const [key, value] of Object.entries(patch)) {
+        const set = ledger.uncertain.get(key) ?? new Set<string>();
+        set.add(value);
+        ledger.uncertain.set(key, set);
+      }
+    };
+    // Requests still open when the clock ran out were sent and never answered.
+    cutOff.push(() => {
+      if (inFlight?.patch) markUncertain(inFlight.patch);
+    });
+    const headers = { cookie: applicant.cookie, accept: 'application/json' };
+    return [
+      {
+        setupRequest: (request) => {
+          // A request built while another had no answer: that one was cut (time-out, reconnect).
+          if (inFlight?.patch) markUncertain(inFlight.patch);
+          const draw = random();
+          if (draw < 0.7) {
+            const choice = choices[Math.floor(random() * choices.length)]!;
+            const patch = { ...choice.patch };
+            if (choice.varies) {
+              const mark = ` #${(++saves).toString(36)}`;
+              patch[choice.key] =
+                `${patch[choice.key]!.slice(0, choice.limit - mark.length)}${mark}`;
+            }
+            inFlight = { route: 'PUT /api/answer', started: performance.now(), patch };
+            return {
+              ...request,
+              method: 'PUT',
+              path: API_ROUTES.answer,
+              headers: { ...headers, 'content-type': 'application/json' },
+              body: JSON.stringify(patch),
+            };
+          }
+          if (draw < 0.9) {
+            inFlight = { route: 'GET /api/profile', started: performance.now() };
+            return { ...request, method: 'GET', path: API_ROUTES.profile, headers: { ...headers } };
+          }
+          const text = options.lookupTexts[Math.floor(random() * options.lookupTexts.length)]!;
+          inFlight = { route: 'GET /lookup/find', started: performance.now() };
+          const query = new URLSearchParams({ category: 'hs_ceeb', text, max_results: '5' });
+          return {
+            ...request,
+            method: 'GET',
+            path: `${API_ROUTES.lookupFind}?${query}`,
+            headers: { ...headers },
+          };
+        },
+        onResponse: (status) => {
+          if (!inFlight) return;
+          const stats = routes.get(inFlight.route)!;
+          stats.statuses.set(status, (stats.statuses.get(status) ?? 0) + 1);
+          stats.latencies.push(performance.now() - inFlight.started);
+          if (inFlight.patch) {
+            if (status >= 200 && status < 300) {
+              for (const [key, value] of Object.entries(inFlight.patch)) {
+                ledger.acknowledged.set(key, value);
+                ledger.uncertain.delete(key);
+              }
+            } else {
+              markUncertain(inFlight.patch);
+            }
+          }
+          inFlight = null;
+        },
+      },
+    ];
+  };
+
+  const instance = autocannon({
+    // autocannon takes several URLs (documented; @types/autocannon only knows one string).
+    url: urls as unknown as string,
+    connections,
+    duration: options.durationS,
+    pipelining: 1,
+    // Replaced per connection in setupClient before anything is sent.
+    requests: [{ method: 'GET', path: '/health' }],
+    setupClient: (client) => {
+      client.setRequests(requestsFor(perConnection[nextConnection++ % connections]!));
+    },
+  });
+  const result = await instance;
+  for (const mark of cutOff) mark();
+  return { result, routes, ledgers };
+}
+
+export interface WriteCheck {
+  applicants: number;
+  /** Answer keys compared. */
+  keys: number;
+  /** Keys whose stored value is neither the last acknowledged one nor a later unanswered one. */
+  lost: { email: string; key: string; expected: string; actual: string | undefined }[];
+}
+
+/** Reads every applicant's answers (GET /api/profile) and compares them with the ledger. */
+export async function verifyAcknowledgedWrites(
+  ledgers: ReadonlyMap<string, AnswerLedger>,
+): Promise<WriteCheck> {
+  const check: WriteCheck = { applicants: 0, keys: 0, lost: [] };
+  await runLimited([...ledgers.values()], 8, async (ledger) => {
+    const response = await fetch(`${ledger.applicant.url}${API_ROUTES.profile}`, {
+      headers: { cookie: ledger.applicant.cookie },
+    });
+    if (response.status !== 200) throw new Error(`read-back ${response.status}`);
+    const stored = ((await response.json()) as { answer: Record<string, string> }).answer;
+    check.applicants++;
+    for (const [key, expected] of ledger.acknowledged) {
+      check.keys++;
+      const actual = stored[key];
+      if (actual === expected || (actual !== undefined && ledger.uncertain.get(key)?.has(actual))) {
+        continue;
+      }
+      check.lost.push({ email: ledger.applicant.email, key, expected, actual });
+    }
+  });
+  return check;
+}
