@@ -7,7 +7,8 @@ import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { ConfigError, loadConfig } from '../src/config';
-import { redactUrl } from '../src/lib/logger';
+import { DrizzleQueryError } from 'drizzle-orm/errors';
+import { createLogger, redactUrl } from '../src/lib/logger';
 import { startRuntime } from '../src/runtime';
 import { availableDrivers, createTestRuntime, type TestRuntime } from './support/test-runtime';
 
@@ -63,6 +64,28 @@ describe('log redaction', () => {
       '/lookup/find?text=[REDACTED]&category=hs_ceeb',
     );
     expect(redactUrl('/api/profile')).toBe('/api/profile');
+  });
+
+  it("logs a failed query's SQL and cause but never its parameters (answers, e-mails)", () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => lines.push(line) });
+    const cause = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+      code: 'ECONNREFUSED',
+    });
+    const failed = new DrizzleQueryError(
+      'update "applications" set "answers" = $1 where "account_id" = $2',
+      ['{"first_name":"Amara"}', 'amara.okonkwo@example.com'],
+      cause,
+    );
+    logger.error({ err: failed }, 'unhandled error');
+    logger.error({ err: new Error('job failed', { cause: failed }) }, 'job failed');
+    expect(lines).toHaveLength(2);
+    for (const line of lines) {
+      expect(line).toContain('update \\"applications\\" set');
+      expect(line).toContain('ECONNREFUSED');
+      expect(line).not.toContain('Amara');
+      expect(line).not.toContain('amara.okonkwo@example.com');
+    }
   });
 });
 

@@ -17,6 +17,32 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, q)}?${kept.join('&')}`;
 }
 
+/**
+ * drizzle reports a failed query as DrizzleQueryError, whose message, stack and `params` hold the
+ * query's parameters — an applicant's answers, e-mail, hashes. Logged errors keep the SQL and the
+ * driver's cause, never the parameters.
+ */
+function redactQueryError(error: unknown, depth = 0): unknown {
+  if (!(error instanceof Error) || depth > 5) return error;
+  const cause = redactQueryError(error.cause, depth + 1);
+  if (!('params' in error && 'query' in error)) {
+    if (cause === error.cause) return error;
+    const copy = Object.assign(
+      Object.create(Object.getPrototypeOf(error) as object) as Error,
+      error,
+    );
+    copy.message = error.message;
+    copy.stack = error.stack;
+    copy.cause = cause;
+    return copy;
+  }
+  const safe = new Error(`Failed query: ${String(error.query)}`, { cause });
+  safe.name = error.name;
+  const frames = error.stack?.split('\n').filter((line) => /^\s+at /.test(line)) ?? [];
+  safe.stack = [`${safe.name}: ${safe.message}`, ...frames].join('\n');
+  return safe;
+}
+
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
     {
@@ -34,6 +60,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
         censor: '[REDACTED]',
       },
       serializers: {
+        err: (error: unknown) => pino.stdSerializers.err(redactQueryError(error) as Error),
         req(request: FastifyRequest) {
           return {
             method: request.method,
