@@ -104,5 +104,8 @@ describe.skipIf(!canRun)('faults (PostgreSQL, real processes)', () => {
     expect(kill.finalStatuses.every((s) => s === 'COMPLETED' || s === 'FAILED')).toBe(true);
     // Nothing was wrong with the documents: the retry after the expiry converts them.
     expect(kill.finalStatuses.filter((s) => s === 'COMPLETED')).toHaveLength(kill.documents.length);
+    // The killed worker's LibreOffice dies with it (setpriv --pdeathsig) rather than run on.
+    expect(kill.children.some((child) => child.command.includes('soffice'))).toBe(true);
+    expect(kill.orphans.filter((child) => child.command.includes('soffice'))).toEqual([]);
   }, 90_000);
 });

@@ -66,6 +66,18 @@ function networkIsolation(): string[] {
   return canUnshare ? ['/usr/bin/unshare', '-n', '--'] : [];
 }
 
+let canSetDeathSignal: boolean | undefined;
+/**
+ * `setpriv --pdeathsig KILL`: the kernel kills soffice.bin the moment the process that started it
+ * dies, even by SIGKILL (OOM killer, kill -9), instead of leaving an orphaned LibreOffice running.
+ * It survives the exec of unshare and of soffice.bin, so the pid stays soffice.bin's. (The signal
+ * follows the spawning thread; the pool lives on the main thread.)
+ */
+function dieWithParent(): string[] {
+  if (canSetDeathSignal === undefined) canSetDeathSignal = existsSync('/usr/bin/setpriv');
+  return canSetDeathSignal ? ['/usr/bin/setpriv', '--pdeathsig', 'KILL', '--'] : [];
+}
+
 /**
  * One soffice.bin (run directly, so this process is its parent and reaps it; the soffice shell
  * wrapper and oosplash would leave orphans behind when killed) in its own process group, with its
@@ -160,7 +172,7 @@ export class OfficeProcess {
    * (oosplash normally does that); the bridge keeps trying to connect meanwhile.
    */
   private spawnOffice(profile: string, env: NodeJS.ProcessEnv, restarts = 0): void {
-    const [cmd, ...prefix] = [...networkIsolation(), SOFFICE_BIN];
+    const [cmd, ...prefix] = [...dieWithParent(), ...networkIsolation(), SOFFICE_BIN];
     const office = spawn(
       cmd!,
       [
