@@ -91,10 +91,21 @@ function summaryRow(label: string, result: autocannon.Result, load: string): Ben
 
 const started = Date.now();
 const database = await createScratchDatabase(adminUrl, 'load');
-const [stack, bare] = await Promise.all([
+// Both at once; if either fails, whatever did start is stopped and the database dropped.
+const [stackStart, bareStart] = await Promise.allSettled([
   startProcessStack({ databaseUrl: database.url, apis: 2, workers: 1, env: LOAD_RATE_LIMIT_ENV }),
   startBareServers(2),
 ]);
+if (stackStart.status === 'rejected' || bareStart.status === 'rejected') {
+  if (stackStart.status === 'fulfilled') await stackStart.value.stop();
+  if (bareStart.status === 'fulfilled') await bareStart.value.stop();
+  await database.drop();
+  throw stackStart.status === 'rejected'
+    ? stackStart.reason
+    : (bareStart as PromiseRejectedResult).reason;
+}
+const stack = stackStart.value;
+const bare = bareStart.value;
 let exitCode = 0;
 try {
   const startedIn = Date.now() - started;
