@@ -230,10 +230,8 @@ try {
       `Start-up of the stack (migrate, two API processes, worker): ${seconds(startedIn)}; ` +
         `seeding ${CONNECTIONS} applicants (sign-up, confirm, login, one complete save): ` +
         `${seconds(seededIn)}; importing the schools (at the same time): ${seconds(importedIn)}.`,
-      'Seeding time is mostly the confirmation e-mails: one worker process delivers at most one ' +
-        'e-mail per 0.5 s (`src/mail/mail-jobs.ts` works the send-email queue with ' +
-        '`batchSize: 1, pollingIntervalSeconds: 0.5`, and pg-boss waits out the interval after ' +
-        'every fetch), so 100 codes take about 50 s.',
+      'Seeding includes waiting for each confirmation e-mail; the send-email queue is worked ' +
+        'in batches of 16, four sends at a time (`src/mail/mail-jobs.ts`).',
       ...(check.lost.length > 0
         ? [`Lost writes (first 5): ${JSON.stringify(check.lost.slice(0, 5))}`]
         : []),

@@ -20,6 +20,17 @@ export async function enqueueMail(
   await queue.send(QUEUES.sendEmail, data);
 }
 
+/** Messages fetched at once, and how many of them are sent in parallel. */
+const MAIL_BATCH_SIZE = 16;
+const MAIL_PARALLEL_SENDS = 4;
+
+/**
+ * Sends queued mail. A pg-boss loop waits out its polling interval after every fetch, so one job
+ * per fetch capped a worker at two messages a second — confirmation codes queued up behind each
+ * other on a deadline night. A batch is sent a few at a time; a message that fails is failed on
+ * its own (pg-boss retries it with backoff) and the others of its batch complete, so nobody gets
+ * the same code twice because a neighbour's address bounced.
+ */
 export async function startMailWorker(
   queue: JobQueue,
   encryptionKey: Buffer,
@@ -28,18 +39,25 @@ export async function startMailWorker(
 ): Promise<void> {
   await queue.work<SealedMail>(
     QUEUES.sendEmail,
-    { pollingIntervalSeconds: 0.5, batchSize: 1 },
+    { pollingIntervalSeconds: 0.5, batchSize: MAIL_BATCH_SIZE },
     async (jobs) => {
-      for (const job of jobs) {
-        const message = JSON.parse(unseal(encryptionKey, job.data.sealed)) as MailMessage;
-        try {
-          await mailer.send(message);
-        } catch (error) {
-          // pg-boss retries with backoff; the message text stays out of the log.
-          logger.warn({ jobId: job.id, err: error }, 'mail delivery failed; will retry');
-          throw error;
+      let next = 0;
+      const sendRemaining = async () => {
+        while (next < jobs.length) {
+          const job = jobs[next++]!;
+          try {
+            const message = JSON.parse(unseal(encryptionKey, job.data.sealed)) as MailMessage;
+            await mailer.send(message);
+          } catch (error) {
+            // The message text stays out of the log (codes, reset links).
+            logger.warn({ jobId: job.id, err: error }, 'mail delivery failed; will retry');
+            await queue.fail(QUEUES.sendEmail, job.id, { message: 'delivery failed' });
+          }
         }
-      }
+      };
+      await Promise.all(
+        Array.from({ length: Math.min(MAIL_PARALLEL_SENDS, jobs.length) }, sendRemaining),
+      );
     },
   );
 }
