@@ -25,6 +25,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { runCliWith } from '../../../../tests/support/server';
+import type { OutboxMessage } from './test-runtime';
 
 const API_DIR = fileURLToPath(new URL('../..', import.meta.url));
 const EXIT_WITH_PARENT = fileURLToPath(
@@ -32,15 +34,6 @@ const EXIT_WITH_PARENT = fileURLToPath(
 );
 const START_TIMEOUT_MS = 90_000;
 const STOP_GRACE_MS = 15_000;
-
-/** One message of the outbox (GUIDE.md §2). */
-export interface OutboxMessage {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  sentAt: string;
-}
 
 export interface ManagedProcess {
   /** `api-1`, `api-2`, `worker-1`, … */
@@ -212,31 +205,6 @@ async function isHealthy(url: string): Promise<boolean> {
   const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) });
   if (response.status !== 200) return false;
   return ((await response.json()) as { status?: unknown }).status === 'ok';
-}
-
-function runCliWith(
-  env: NodeJS.ProcessEnv,
-  args: readonly string[],
-): Promise<{ stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-      cwd: API_DIR,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code, signal) => {
-      if (code === 0) resolve({ stdout, stderr });
-      else {
-        const output = `${stdout}\n${stderr}`.trim();
-        reject(new Error(`cli ${args.join(' ')} exited with ${code ?? signal}:\n${output}`));
-      }
-    });
-  });
 }
 
 /**
