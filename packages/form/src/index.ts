@@ -5,6 +5,7 @@ export * from './conditions';
 export * from './messages';
 export * from './codes';
 export * from './option-lists';
+export * from './subdivision-countries';
 export * from './options';
 export * from './definition';
 export * from './answer-keys';

@@ -1,10 +1,15 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { DEFAULT_IDLE_CONFIG, IdleConfigContext, type IdleConfig } from '../config/idle';
 import { theme } from '../config/theme';
 import { AppErrorBoundary } from '../shared/ui/error-boundary';
+
+// The toast container (transitions, swipe to dismiss) loads after the page; a toast raised before
+// it arrives waits in Mantine's store and shows when it mounts.
+const Notifications = lazy(() =>
+  import('@mantine/notifications').then((m) => ({ default: m.Notifications })),
+);
 
 export interface AppProviderProps {
   queryClient: QueryClient;
@@ -24,7 +29,9 @@ export function AppProvider({
     <MantineProvider theme={theme} env={env} defaultColorScheme="light">
       {/* SPEC §9: toasts can be swiped away to the right. Error toasts stay five minutes, so
           they sit at the bottom, clear of the header's account button and the card. */}
-      <Notifications position="bottom-center" allowDragDismiss limit={5} />
+      <Suspense fallback={null}>
+        <Notifications position="bottom-center" allowDragDismiss limit={5} />
+      </Suspense>
       <AppErrorBoundary>
         <QueryClientProvider client={queryClient}>
           <IdleConfigContext value={idleConfig}>{children}</IdleConfigContext>

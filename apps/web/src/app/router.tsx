@@ -4,6 +4,7 @@ import { MESSAGES } from '@admissions/api-contract';
 import { DEFAULT_ROUTE, PATHS } from '../config/paths';
 import { setUnauthorizedHandler } from '../shared/api/session-events';
 import { leaveSession } from '../shared/lib/leave-session';
+import { registerRoutePreloads } from '../shared/lib/route-preload';
 import { ErrorScreen } from '../shared/ui/error-screen';
 import { FullScreenLoader } from '../shared/ui/full-screen-loader';
 import { AuthLayout } from './routes/auth/auth-layout';
@@ -19,6 +20,32 @@ function RedirectToDefault() {
 }
 
 // Page bundles load on demand per route (SPEC §7); the frame routes are small and eager.
+const load = {
+  login: () => import('./routes/auth/login'),
+  signup: () => import('./routes/auth/signup'),
+  confirm: () => import('./routes/auth/confirm'),
+  forgot: () => import('./routes/auth/forgot'),
+  reset: () => import('./routes/auth/reset'),
+  applicationRoot: () => import('./routes/app/application-root'),
+  about: () => import('./routes/app/about'),
+  education: () => import('./routes/app/education'),
+  finalSteps: () => import('./routes/app/final-steps'),
+  completion: () => import('./routes/app/completion'),
+  print: () => import('./routes/print'),
+};
+
+registerRoutePreloads({
+  [PATHS.login]: [load.login],
+  [PATHS.signup]: [load.signup],
+  [PATHS.confirm]: [load.confirm],
+  [PATHS.forgot]: [load.forgot],
+  [PATHS.reset]: [load.reset],
+  [PATHS.about]: [load.applicationRoot, load.about],
+  [PATHS.education]: [load.applicationRoot, load.education],
+  [PATHS.finalSteps]: [load.applicationRoot, load.finalSteps],
+  [PATHS.completion]: [load.completion],
+});
+
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
@@ -32,30 +59,30 @@ export const routes: RouteObject[] = [
           {
             element: <AuthLayout />,
             children: [
-              { path: PATHS.login, lazy: () => import('./routes/auth/login') },
-              { path: PATHS.signup, lazy: () => import('./routes/auth/signup') },
-              { path: PATHS.confirm, lazy: () => import('./routes/auth/confirm') },
-              { path: PATHS.forgot, lazy: () => import('./routes/auth/forgot') },
-              { path: PATHS.reset, lazy: () => import('./routes/auth/reset') },
+              { path: PATHS.login, lazy: load.login },
+              { path: PATHS.signup, lazy: load.signup },
+              { path: PATHS.confirm, lazy: load.confirm },
+              { path: PATHS.forgot, lazy: load.forgot },
+              { path: PATHS.reset, lazy: load.reset },
             ],
           },
           {
             path: '/',
             // The application feature (definition, engine, inputs) is most of the code: it loads
             // with the first form page, in parallel with that page's own module.
-            lazy: () => import('./routes/app/application-root'),
+            lazy: load.applicationRoot,
             children: [
               { index: true, element: <RedirectToDefault /> },
-              { path: PATHS.about, lazy: () => import('./routes/app/about') },
-              { path: PATHS.education, lazy: () => import('./routes/app/education') },
-              { path: PATHS.finalSteps, lazy: () => import('./routes/app/final-steps') },
+              { path: PATHS.about, lazy: load.about },
+              { path: PATHS.education, lazy: load.education },
+              { path: PATHS.finalSteps, lazy: load.finalSteps },
             ],
           },
         ],
       },
-      { path: PATHS.completion, lazy: () => import('./routes/app/completion') },
+      { path: PATHS.completion, lazy: load.completion },
       // Staff, read-only (SPEC §1): no frame, no idle time-out, its own bundle.
-      { path: PATHS.print, lazy: () => import('./routes/print') },
+      { path: PATHS.print, lazy: load.print },
       { path: '*', element: <RedirectToDefault /> },
     ],
   },

@@ -1,7 +1,10 @@
 import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { PATHS, SERVICE_TOKEN_PARAM } from '../../config/paths';
+import { preloadRoute } from '../../shared/lib/route-preload';
 import { refreshSession } from '../../shared/lib/session';
+
+const INTENT_EVENTS = ['pointerover', 'focusin', 'touchstart'] as const;
 
 export function RootLayout() {
   const location = useLocation();
@@ -9,6 +12,23 @@ export function RootLayout() {
   useEffect(() => {
     refreshSession();
   }, [location.key]);
+  // A link pointed at, focused or touched is about to be followed: fetch its page's code now.
+  useEffect(() => {
+    const onIntent = (event: Event) => {
+      const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+      if (link instanceof HTMLAnchorElement && link.origin === window.location.origin) {
+        preloadRoute(link.pathname);
+      }
+    };
+    for (const type of INTENT_EVENTS) {
+      document.addEventListener(type, onIntent, { passive: true, capture: true });
+    }
+    return () => {
+      for (const type of INTENT_EVENTS) {
+        document.removeEventListener(type, onIntent, { capture: true });
+      }
+    };
+  }, []);
   // SPEC §2: a service token on any path opens the staff print view, before any other route
   // (the application root would otherwise load an applicant's profile).
   if (

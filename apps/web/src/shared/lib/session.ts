@@ -4,7 +4,7 @@ import { LOGIN_MARKER_COOKIE_PREFIX } from '@admissions/api-contract';
 // SPEC §6: logged in means a cookie whose name starts with CognitoIdentityServiceProvider exists.
 // The real session cookie is HttpOnly; this marker only tells the UI which face to show.
 
-interface SessionSnapshot {
+export interface SessionSnapshot {
   isLoggedIn: boolean;
   /** The marker's value: the lowercased e-mail the server logged in. */
   username: string;

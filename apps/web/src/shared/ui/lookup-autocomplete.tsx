@@ -88,7 +88,10 @@ export function LookupAutocomplete(props: LookupAutocompleteProps) {
   };
 
   return (
-    <Combobox store={combobox} onOptionSubmit={choose} withinPortal={false}>
+    // Mantine keeps a combobox's dropdown mounted (hidden) by default; mounted, its floating
+    // position is computed at once, which forces a style recalculation of the whole form page on
+    // load. Mounted only while open, it costs nothing until used (aria-controls is set only then).
+    <Combobox store={combobox} onOptionSubmit={choose} withinPortal={false} keepMounted={false}>
       <Combobox.Target>
         <TextInput
           label={label}

@@ -3,6 +3,7 @@ import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { validateAuthForm, normalizeEmail } from '@admissions/form';
 import { readAuthLocationState, buildCarriedState } from '../../../shared/lib/auth-location-state';
+import { preloadRoute } from '../../../shared/lib/route-preload';
 import { showErrorToast } from '../../../shared/ui/notify';
 import { useLogin } from '../api/login';
 import { saveCarriedAnswers } from '../api/save-carried-answers';
@@ -29,6 +30,8 @@ export function LoginCard() {
   const submit = () => {
     setResendError(undefined);
     if (!form.validateForSubmit()) return;
+    // A successful login lands on the application: its code downloads while the server checks.
+    preloadRoute(DEFAULT_ROUTE);
     login.mutate(
       { username: normalizeEmail(username), password: form.values.password ?? '' },
       {

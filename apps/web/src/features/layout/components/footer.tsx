@@ -1,15 +1,27 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Anchor, Group, Text } from '@mantine/core';
-import { HelpModal } from './help-modal';
-import { PrivacyModal } from './privacy-modal';
 import classes from './footer.module.css';
 import { getPartner } from '../../../shared/lib/partner';
 
 type OpenModal = 'help' | 'privacy' | null;
 
+// The dialogs (Mantine's modal, focus trap, scroll lock) load when a visitor reaches for a link,
+// not with every page: pointing at or focusing the link starts the download, so the click
+// rarely waits for it.
+const loadHelpModal = () => import('./help-modal');
+const loadPrivacyModal = () => import('./privacy-modal');
+const HelpModal = lazy(() => loadHelpModal().then((m) => ({ default: m.HelpModal })));
+const PrivacyModal = lazy(() => loadPrivacyModal().then((m) => ({ default: m.PrivacyModal })));
+
 /** Postal address, Help and Privacy, and the copyright for the current year (SPEC §1). */
 export function Footer() {
   const [openModal, setOpenModal] = useState<OpenModal>(null);
+  // Once opened, a dialog stays rendered so that closing it plays Mantine's transition.
+  const [used, setUsed] = useState<ReadonlySet<Exclude<OpenModal, null>>>(new Set());
+  const open = (modal: Exclude<OpenModal, null>) => {
+    setUsed((before) => new Set(before).add(modal));
+    setOpenModal(modal);
+  };
   const partner = getPartner();
   const { postalAddress } = partner;
   const close = () => setOpenModal(null);
@@ -31,10 +43,22 @@ export function Footer() {
           </Text>
         </address>
         <Group gap="md" className={classes.links}>
-          <Anchor component="button" type="button" onClick={() => setOpenModal('help')}>
+          <Anchor
+            component="button"
+            type="button"
+            onClick={() => open('help')}
+            onPointerEnter={() => void loadHelpModal()}
+            onFocus={() => void loadHelpModal()}
+          >
             Help
           </Anchor>
-          <Anchor component="button" type="button" onClick={() => setOpenModal('privacy')}>
+          <Anchor
+            component="button"
+            type="button"
+            onClick={() => open('privacy')}
+            onPointerEnter={() => void loadPrivacyModal()}
+            onFocus={() => void loadPrivacyModal()}
+          >
             Privacy
           </Anchor>
         </Group>
@@ -42,8 +66,12 @@ export function Footer() {
           © {new Date().getFullYear()} {partner.schoolName}. All rights reserved.
         </Text>
       </div>
-      <HelpModal opened={openModal === 'help'} onClose={close} />
-      <PrivacyModal opened={openModal === 'privacy'} onClose={close} />
+      <Suspense fallback={null}>
+        {used.has('help') ? <HelpModal opened={openModal === 'help'} onClose={close} /> : null}
+        {used.has('privacy') ? (
+          <PrivacyModal opened={openModal === 'privacy'} onClose={close} />
+        ) : null}
+      </Suspense>
     </footer>
   );
 }

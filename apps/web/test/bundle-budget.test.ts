@@ -1,0 +1,42 @@
+// Reads the production build (apps/web/dist): the root `npm test` builds it before vitest runs.
+import { describe, expect, it } from 'vitest';
+import {
+  FIRST_PAGE_JS_BUDGET_GZIP,
+  FIRST_PAGE_ROUTES,
+  listRouteJavaScript,
+  type FirstPage,
+} from '../build-tools/route-javascript';
+
+const PAGES = Object.keys(FIRST_PAGE_ROUTES) as FirstPage[];
+const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
+
+describe('the JavaScript of a first visit (gzip)', () => {
+  it.each(PAGES)('%s stays within its budget', (page) => {
+    const { files, gzipBytes } = listRouteJavaScript(page);
+    const budget = FIRST_PAGE_JS_BUDGET_GZIP[page];
+    const listing = files.map((f) => `  ${f.file}: ${kB(f.gzipBytes)}`).join('\n');
+    expect(
+      gzipBytes,
+      `${page} loads ${kB(gzipBytes)} of JavaScript (gzip), over its ${kB(budget)} budget ` +
+        `(apps/web/README.md, "Bundle budget"):\n${listing}`,
+    ).toBeLessThanOrEqual(budget);
+  });
+
+  it('leaves the application definition and its option lists out of /login', () => {
+    const modules = listRouteJavaScript('/login').files.flatMap((f) => f.modules);
+    const application = modules.filter(
+      (m) =>
+        m.includes('packages/form/src/definition/') ||
+        m.includes('src/features/application/') ||
+        m.includes('node_modules/iso-3166/'),
+    );
+    expect(application, 'these load with /login but belong to the form pages').toEqual([]);
+  });
+
+  it('loads the form page with its route, not with the entry', () => {
+    const entry = listRouteJavaScript('/login').files.flatMap((f) => f.modules);
+    const about = listRouteJavaScript('/about').files.flatMap((f) => f.modules);
+    expect(about).toContain('src/app/routes/app/about.tsx');
+    expect(entry).not.toContain('src/app/routes/app/about.tsx');
+  });
+});
