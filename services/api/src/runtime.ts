@@ -13,6 +13,7 @@ import { systemClock, type Clock } from './lib/clock';
 import { loadSecrets, type Secrets } from './lib/crypto';
 import { createMailer, type Mailer } from './mail/mailer';
 import { enqueueMail, startMailWorker } from './mail/mail-jobs';
+import { startHousekeepingWorker } from './auth/housekeeping';
 import { seedLookupSamples } from './lookup/lookup-import';
 import { createStorage } from './storage/create-storage';
 import type { StorageDriver } from './storage/storage-driver';
@@ -100,6 +101,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
   });
   if (config.runWorkerInProcess) {
     await startMailWorker(queue, secrets.encryptionKey, mailer, logger);
+    await startHousekeepingWorker(queue, { db: database.db, clock, logger });
   }
   const storage = createStorage(config, secrets.hmacKey, clock);
   const conversion = config.runWorkerInProcess

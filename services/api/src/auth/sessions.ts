@@ -68,12 +68,14 @@ export async function revokeAllSessions(db: Db, userId: string, now: Date): Prom
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
 }
 
-/** Housekeeping: drop rows that can never be valid again. */
-export async function deleteDeadSessions(db: Db, now: Date): Promise<void> {
+/** Housekeeping: drops rows that can never be valid again; returns how many. */
+export async function deleteDeadSessions(db: Db, now: Date): Promise<number> {
   const idleCutoff = new Date(now.getTime() - SESSION_IDLE_MS);
-  await db
+  const deleted = await db
     .delete(sessions)
     .where(
       sql`${sessions.revokedAt} IS NOT NULL OR ${sessions.expiresAt} <= ${now} OR ${sessions.lastSeenAt} <= ${idleCutoff}`,
-    );
+    )
+    .returning({ idHash: sessions.idHash });
+  return deleted.length;
 }

@@ -19,6 +19,7 @@ import { createLogger } from '../lib/logger';
 import { loadSecrets } from '../lib/crypto';
 import { createMailer } from '../mail/mailer';
 import { startMailWorker } from '../mail/mail-jobs';
+import { startHousekeepingWorker } from '../auth/housekeeping';
 import { loadPartner } from '../runtime';
 import { systemClock } from '../lib/clock';
 import { createStorage } from '../storage/create-storage';
@@ -126,6 +127,7 @@ async function runWorker(config: Config): Promise<void> {
     logger,
   });
   await startMailWorker(queue, secrets.encryptionKey, mailer, logger);
+  await startHousekeepingWorker(queue, { db: database.db, clock: systemClock, logger });
   // Shares the server's storage: S3, or DATA_DIR/blobs on the same machine.
   const storage = createStorage(config, secrets.hmacKey, systemClock);
   const conversion = await startConversionRuntime({

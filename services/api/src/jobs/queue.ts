@@ -6,6 +6,7 @@ export const QUEUES = {
   sendEmail: 'send-email',
   convertDocument: 'convert-document',
   renderApplicationPdf: 'render-application-pdf',
+  housekeeping: 'housekeeping',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -109,6 +110,12 @@ export async function startJobQueue(
       retryLimit: 2,
       retryDelay: 2,
       retryBackoff: true,
+      expireInSeconds: 5 * 60,
+    });
+    // Scheduled (auth/housekeeping.ts); a missed tick is made up by the next one, so no retries.
+    await boss.createQueue(QUEUES.housekeeping, {
+      name: QUEUES.housekeeping,
+      retryLimit: 0,
       expireInSeconds: 5 * 60,
     });
   });
