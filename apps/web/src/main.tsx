@@ -1,6 +1,6 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
 import { App } from './app/app';
@@ -17,9 +17,14 @@ if (!container) throw new Error('The page has no #root element to render into.')
 
 // One small request before the first render: labels, limits and the alert depend on it.
 void loadPartner().then(() => {
-  createRoot(container).render(
-    <StrictMode>
-      <App router={router} queryClient={queryClient} />
-    </StrictMode>,
-  );
+  const root = createRoot(container);
+  // As a transition the first render yields to the browser every few milliseconds instead of
+  // building a whole form page (about 1,500 elements) in one long task that blocks input.
+  startTransition(() => {
+    root.render(
+      <StrictMode>
+        <App router={router} queryClient={queryClient} />
+      </StrictMode>,
+    );
+  });
 });
