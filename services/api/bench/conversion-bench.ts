@@ -139,7 +139,11 @@ try {
             'p50 < 150 ms',
           ],
           ['docx→PDF, fresh `soffice --convert-to` per file, median of 5', ms(coldStats.p50), '—'],
-          ['warm speed-up (fresh ÷ warm median)', `${(coldStats.p50 / warmStats.p50).toFixed(1)}×`, '≥ 10×'],
+          [
+            'warm speed-up (fresh ÷ warm median)',
+            `${(coldStats.p50 / warmStats.p50).toFixed(1)}×`,
+            '≥ 10×',
+          ],
           [
             'docx conversions per second, two concurrent jobs, pool of 2',
             `${perSecond.toFixed(1)}/s`,

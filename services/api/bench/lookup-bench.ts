@@ -90,12 +90,7 @@ reportBench({
     '10 % misses. PostgreSQL gets a database of its own (created and dropped); PGlite runs in memory.',
   tables: [
     {
-      columns: [
-        'driver',
-        'all p50 / p95',
-        ...KINDS.map((kind) => `${kind} p50 / p95`),
-        'target',
-      ],
+      columns: ['driver', 'all p50 / p95', ...KINDS.map((kind) => `${kind} p50 / p95`), 'target'],
       rows: resultRows,
     },
   ],
