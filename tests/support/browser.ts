@@ -3,6 +3,17 @@ import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** Switches for every Chromium we start (tests, benchmarks, Lighthouse): see launchBrowser. */
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+];
+
 /**
  * Debian's Chromium driven by playwright-core (GUIDE.md §5): `npx playwright install` cannot
  * download browsers on these machines. The flags keep it from phoning home or updating itself,
@@ -18,14 +29,6 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-dev-shm-usage',
-    ],
+    args: CHROMIUM_FLAGS,
   });
 }

@@ -10,6 +10,7 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { formatMs, percentile, reportBench } from '../../../bench/report';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../../tests/support/browser';
 import {
   FIRST_PAGE_JS_BUDGET_GZIP,
   FIRST_PAGE_ROUTES,
@@ -22,24 +23,14 @@ const LIGHTHOUSE_VERSION = (
 ).version;
 const WEB_ROOT = path.resolve(import.meta.dirname, '..');
 const REPO_ROOT = path.resolve(WEB_ROOT, '../..');
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 // Helper A's port range on the shared development machines; the first free one is used.
 const PORTS = { first: 4100, last: 4199 };
 const PAGES = Object.keys(FIRST_PAGE_ROUTES) as FirstPage[];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
 const TARGETS = { performance: 90, accessibility: 100 };
-// The same switches as tests/support/browser.ts: no updates, no phoning home (no internet here).
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-dev-shm-usage',
-];
+// Lighthouse drives Chromium itself (chrome-launcher), with the switches of every other Chromium.
+const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_FLAGS];
 
 interface RunResult {
   scores: Record<(typeof CATEGORIES)[number], number>;
