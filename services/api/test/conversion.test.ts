@@ -1,5 +1,6 @@
 // Converters and the LibreOffice pool, with the real LibreOffice, pdf-lib and poppler.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,6 +48,38 @@ async function rejection(promise: Promise<unknown>): Promise<DocumentRejectedErr
   }
   throw new Error('expected the document to be rejected');
 }
+
+describe('LibreOffice work directories', () => {
+  it('a new pool removes the directories of pools whose process died, and nothing else', async () => {
+    const workDir = mkdtempSync(path.join(os.tmpdir(), 'conversion-dirs-'));
+    // The pid of a process that has exited: a worker killed with -9 left this one behind.
+    const dead = spawnSync('true').pid!;
+    const leftBy = (name: string, owner?: number) => {
+      mkdirSync(path.join(workDir, name, 'office-1', 'profile'), { recursive: true });
+      if (owner !== undefined) writeFileSync(path.join(workDir, name, 'owner.pid'), String(owner));
+    };
+    leftBy('office-pool-killed', dead);
+    leftBy('office-pool-running', process.pid);
+    leftBy('office-pool-unowned');
+    const pool = createOfficePool({
+      size: 1,
+      timeoutMs: TIMEOUT_MS,
+      recycleAfter: 3,
+      workDir,
+      logger,
+    });
+    try {
+      await pool.warm();
+      const names = readdirSync(workDir);
+      expect(names).not.toContain('office-pool-killed');
+      expect(names).toContain('office-pool-running');
+      expect(names).toContain('office-pool-unowned');
+    } finally {
+      await pool.close();
+      rmSync(workDir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('document conversion', () => {
   let pool: OfficePool;

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
@@ -32,6 +32,48 @@ interface Slot {
   busy: boolean;
 }
 
+const OWNER_FILE = 'owner.pid';
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, but someone else's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * A pool's work directory (profiles, TMPDIRs, job files) is removed on close, but not when its
+ * process was killed (kill -9, OOM): each such death left ~30 MB behind. A new pool removes the
+ * directories beside its own whose owner process is gone. Directories without an owner file (an
+ * older version's) are left alone.
+ */
+export async function removeAbandonedWorkDirs(parent: string, logger: Logger): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(parent);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names.filter((n) => n.startsWith('office-pool-'))) {
+    const dir = path.join(parent, name);
+    let owner: number;
+    try {
+      owner = Number((await readFile(path.join(dir, OWNER_FILE), 'utf8')).trim());
+    } catch {
+      continue;
+    }
+    if (!Number.isInteger(owner) || owner <= 0 || isProcessAlive(owner)) continue;
+    await rm(dir, { recursive: true, force: true });
+    removed++;
+  }
+  if (removed > 0) logger.info({ removed }, 'removed work directories of dead LibreOffice pools');
+  return removed;
+}
+
 /**
  * A small pool of warm LibreOffice processes. Processes start lazily on first use (or on warm()),
  * so a server that never converts never pays for them.
@@ -47,12 +89,11 @@ export function createOfficePool(options: OfficePoolOptions): OfficePool {
 
   function ensureRoot(): Promise<string> {
     rootReady ??= (async () => {
-      if (options.workDir) {
-        await mkdir(options.workDir, { recursive: true });
-        root = await mkdtemp(path.join(options.workDir, 'office-pool-'));
-      } else {
-        root = await mkdtemp(path.join(os.tmpdir(), 'office-pool-'));
-      }
+      const parent = options.workDir ?? os.tmpdir();
+      await mkdir(parent, { recursive: true });
+      await removeAbandonedWorkDirs(parent, logger);
+      root = await mkdtemp(path.join(parent, 'office-pool-'));
+      await writeFile(path.join(root, OWNER_FILE), String(process.pid));
       return root;
     })();
     return rootReady;
