@@ -1,21 +1,19 @@
-import type { Browser, BrowserContext, Locator, Page, Request, Route } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Locator, Page, Request, Route } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { buildDocx, paragraph } from '../../services/api/test/support/document-fixtures';
 import {
-  A11yFindings,
   createAccount,
   expectPage,
   expectVisible,
   field,
   logInThroughApi,
-  openPage,
   readSavedAnswers,
-  recordFailure,
   uniqueEmail,
   waitForSaved,
 } from '../support/applicant';
-import { launchBrowser } from '../support/browser';
-import { startServer, type RunningServer } from '../support/server';
+import type { A11yFindings } from '../support/applicant';
+import { useBrowserSuite } from '../support/suite';
+import type { RunningServer } from '../support/server';
 
 // Issue 6 in the browser: the personal statement's upload widget on "Your Academics", against the
 // real server (local-disk storage, the warm LibreOffice pool, pg-boss jobs on PGlite).
@@ -47,34 +45,11 @@ const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingm
 const WAIT_MS = 60_000;
 
 let server: RunningServer;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
-let pageErrors: string[];
 let a11y: A11yFindings;
 
-beforeAll(async () => {
-  server = await startServer({ PUBLIC_RATE_LIMIT: '1000' }, { name: 'documents' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-beforeEach(async () => {
-  ({ context, page, pageErrors } = await openPage(browser, server, WAIT_MS));
-  a11y = new A11yFindings(page);
-});
-
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') {
-    await recordFailure(page, server, `documents-${task.name}`);
-    a11y.warnIfAny(task.name);
-  }
-  await context.close();
-  expect(pageErrors, 'uncaught errors in the page').toEqual([]);
+useBrowserSuite({ name: 'documents', waitMs: WAIT_MS }, (suite) => {
+  ({ server, page, a11y } = suite);
 });
 
 // ---------------------------------------------------------------- helpers

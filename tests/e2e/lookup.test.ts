@@ -1,20 +1,18 @@
-import type { Browser, BrowserContext, Locator, Page, Route } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Locator, Page, Route } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
-  A11yFindings,
   createAccount,
   expectPage,
   expectVisible,
   field,
   logInThroughApi,
-  openPage,
   readSavedAnswers,
-  recordFailure,
   uniqueEmail,
   waitForSaved,
 } from '../support/applicant';
-import { launchBrowser } from '../support/browser';
-import { startServer, type RunningServer } from '../support/server';
+import type { A11yFindings } from '../support/applicant';
+import { useBrowserSuite } from '../support/suite';
+import type { RunningServer } from '../support/server';
 
 // Issue 5 in the browser: the education page's "Search for Your School" against the real
 // /lookup/find, which the embedded default fills from services/api/data-samples/ (fictional
@@ -44,34 +42,11 @@ const SCHOOL_LABEL = 'Search for Your School';
 const WAIT_MS = 30_000;
 
 let server: RunningServer;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
-let pageErrors: string[];
 let a11y: A11yFindings;
 
-beforeAll(async () => {
-  server = await startServer({ PUBLIC_RATE_LIMIT: '1000' }, { name: 'lookup' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-beforeEach(async () => {
-  ({ context, page, pageErrors } = await openPage(browser, server, WAIT_MS));
-  a11y = new A11yFindings(page);
-});
-
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') {
-    await recordFailure(page, server, `lookup-${task.name}`);
-    a11y.warnIfAny(task.name);
-  }
-  await context.close();
-  expect(pageErrors, 'uncaught errors in the page').toEqual([]);
+useBrowserSuite({ name: 'lookup', waitMs: WAIT_MS }, (suite) => {
+  ({ server, page, a11y } = suite);
 });
 
 // ---------------------------------------------------------------- helpers

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COMPLETE_ANSWERS } from '../../packages/form/test/fixtures/complete-answers';
 import {
   A11yFindings,
@@ -11,14 +11,13 @@ import {
   field,
   logInThroughApi,
   openPage,
-  recordFailure,
   saveThroughApi,
   uniqueEmail,
   without,
 } from '../support/applicant';
-import { launchBrowser } from '../support/browser';
+import { useBrowserSuite } from '../support/suite';
 import { countPdfPages, extractPdfText, isPdf, normaliseText } from '../support/pdf';
-import { ARTIFACTS_DIR, startServer, type RunningServer } from '../support/server';
+import { ARTIFACTS_DIR, type RunningServer } from '../support/server';
 import { createPrefillLink, mintServiceToken } from '../support/staff';
 
 // Issue 7 in the browser: the staff print view opened from a CLI-minted token, the applicant's
@@ -45,33 +44,12 @@ const WAIT_MS = 60_000;
 
 let server: RunningServer;
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
-let pageErrors: string[];
 let a11y: A11yFindings;
+let pageErrors: string[];
 
-beforeAll(async () => {
-  server = await startServer({ PUBLIC_RATE_LIMIT: '1000' }, { name: 'print' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-beforeEach(async () => {
-  ({ context, page, pageErrors } = await openPage(browser, server, WAIT_MS));
-  a11y = new A11yFindings(page);
-});
-
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') {
-    await recordFailure(page, server, `print-${task.name}`);
-    a11y.warnIfAny(task.name);
-  }
-  await context.close();
-  expect(pageErrors, 'uncaught errors in the page').toEqual([]);
+useBrowserSuite({ name: 'print', waitMs: WAIT_MS }, (suite) => {
+  ({ server, browser, page, a11y, pageErrors } = suite);
 });
 
 /** An applicant with these answers saved, logged in on `page`'s cookie jar. */
