@@ -6,26 +6,23 @@ import { DEFAULT_PARTNER, mergePartnerConfig, type PartnerConfig } from '@admiss
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/connect';
 import { migrateDatabase } from './db/migrate';
+import type { JobQueue } from './jobs/queue';
+import { startJobWorkers, startMeasuredJobQueue } from './jobs/workers';
+import type { Metrics } from './http/metrics';
+import { enqueueMail } from './mail/mail-jobs';
+import type { ConversionRuntime } from './documents/conversion-runtime';
+import { enqueuePdfJob } from './print/pdf-jobs';
 import { startPgliteSocket } from './db/pglite-socket';
-import { QUEUES, startJobQueue, type JobQueue } from './jobs/queue';
-import { createMetrics, type Metrics } from './http/metrics';
 import { systemClock, type Clock } from './lib/clock';
 import { loadSecrets, type Secrets } from './lib/crypto';
 import { createMailer, type Mailer } from './mail/mailer';
-import { enqueueMail, startMailWorker } from './mail/mail-jobs';
-import { startHousekeepingWorker } from './auth/housekeeping';
 import { seedLookupSamples } from './lookup/lookup-import';
 import { createStorage } from './storage/create-storage';
 import type { StorageDriver } from './storage/storage-driver';
 import { enqueueConversion } from './documents/conversion-jobs';
-import { startConversionRuntime, type ConversionRuntime } from './documents/conversion-runtime';
 import { buildApp } from './app';
-import { enqueuePdfJob, startPdfWorker } from './print/pdf-jobs';
-import { createPdfStore } from './print/pdf-store';
 import { renderApplicationPdf, warmPdfRenderer } from './print/pdf-renderer';
 import type { PdfRenderer } from './print/render-application';
-import { EXPORT_QUEUE, startExportWorker } from './export/export-jobs';
-import { createPdfLayout } from './export/render';
 
 export interface Runtime {
   app: FastifyInstance;
@@ -86,68 +83,31 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     database.pglite && !options.pglite && options.shareEmbeddedDatabase !== false
       ? await startPgliteSocket(database.pglite, config.dataDir)
       : undefined;
-  const metrics = config.metricsEnabled
-    ? createMetrics(database, [...Object.values(QUEUES), EXPORT_QUEUE])
-    : undefined;
-  const queue = await startJobQueue(database, logger, {
-    conversionTimeoutMs: config.conversionTimeoutMs,
-    observeJob: metrics ? (...args) => metrics.observeJob(...args) : undefined,
-  });
+  const { queue, metrics } = await startMeasuredJobQueue(config, database, logger);
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
     dataDir: config.dataDir,
     logger,
   });
-  if (config.runWorkerInProcess) {
-    await startMailWorker(queue, secrets.encryptionKey, mailer, logger);
-    await startHousekeepingWorker(queue, { db: database.db, clock, logger });
-  }
   const storage = createStorage(config, secrets.hmacKey, clock);
-  const conversion = config.runWorkerInProcess
-    ? await startConversionRuntime({
+  const renderPdf = options.renderPdf ?? renderApplicationPdf;
+  // `export --queue` jobs (issue #8) included: on the embedded database only this process can run them.
+  const workers = config.runWorkerInProcess
+    ? await startJobWorkers({
         config,
-        db: database.db,
+        database,
         queue,
         storage,
+        mailer,
+        secrets,
+        partner,
         clock,
         logger,
-        warm: options.warmConversionPool === true,
+        renderPdf,
+        warmConversionPool: options.warmConversionPool === true,
+        exportLoops: 2,
       })
-    : undefined;
-  const renderPdf = options.renderPdf ?? renderApplicationPdf;
-  const stopPdfWorker = config.runWorkerInProcess
-    ? await startPdfWorker(
-        queue,
-        {
-          db: database.db,
-          storage,
-          clock,
-          partner,
-          encryptionKey: secrets.encryptionKey,
-          render: renderPdf,
-          store: createPdfStore(database.db),
-          logger,
-        },
-        config.pdfConcurrency,
-      )
-    : undefined;
-  // `export --queue` jobs (issue #8): on the embedded database only this process can run them.
-  const stopExportWorker = config.runWorkerInProcess
-    ? await startExportWorker(
-        queue,
-        {
-          database,
-          db: database.db,
-          storage,
-          clock,
-          partner,
-          encryptionKey: secrets.encryptionKey,
-          layout: createPdfLayout(renderPdf),
-          logger,
-        },
-        2,
-      )
     : undefined;
   if (options.warmPdfRenderer === true && !options.renderPdf) {
     // Awaited before the server listens: the cold render blocks the event loop for ~1-2 s, which
@@ -178,7 +138,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     partner,
     mailer,
     storage,
-    conversion,
+    conversion: workers?.conversion,
     metrics,
     async close(options = {}) {
       const deadline = options.deadline ?? Date.now() + config.shutdownTimeoutMs;
@@ -199,9 +159,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
         timeout: Math.max(1000, deadline - Date.now()),
       });
       // Only now that no conversion runs: the LibreOffice pool, the sweepers' timers.
-      await conversion?.stop();
-      await stopPdfWorker?.();
-      await stopExportWorker?.();
+      await workers?.stop();
       await storage.close();
       mailer.close();
       await stopSocket?.();

@@ -13,17 +13,14 @@ import { ConfigError, loadConfig, type Config } from '../config';
 import { openDatabase } from '../db/connect';
 import { migrateDatabase } from '../db/migrate';
 import { findRunningPgliteUrl } from '../db/pglite-socket';
-import { QUEUES, startJobQueue } from '../jobs/queue';
-import { createMetrics, serveWorkerMetrics } from '../http/metrics';
+import { serveWorkerMetrics } from '../http/metrics';
+import { startJobWorkers, startMeasuredJobQueue } from '../jobs/workers';
 import { createLogger } from '../lib/logger';
 import { loadSecrets } from '../lib/crypto';
 import { createMailer } from '../mail/mailer';
-import { startMailWorker } from '../mail/mail-jobs';
-import { startHousekeepingWorker } from '../auth/housekeeping';
 import { loadPartner } from '../runtime';
 import { systemClock } from '../lib/clock';
 import { createStorage } from '../storage/create-storage';
-import { startConversionRuntime } from '../documents/conversion-runtime';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isLookupCategory } from '@admissions/api-contract';
@@ -34,10 +31,6 @@ import {
   ExportUsageError,
   runExportCommand,
 } from '../export/command';
-import { EXPORT_QUEUE, startExportWorker } from '../export/export-jobs';
-import { createPdfLayout } from '../export/render';
-import { startPdfWorker } from '../print/pdf-jobs';
-import { createPdfStore } from '../print/pdf-store';
 import { renderApplicationPdf, warmPdfRenderer } from '../print/pdf-renderer';
 import {
   IMPORT_FORMATS,
@@ -113,55 +106,27 @@ async function runWorker(config: Config): Promise<void> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateDatabase(database);
   const secrets = await loadSecrets(config.secretKey, config.dataDir);
-  const metrics = config.metricsEnabled
-    ? createMetrics(database, [...Object.values(QUEUES), EXPORT_QUEUE])
-    : undefined;
-  const queue = await startJobQueue(database, logger, {
-    conversionTimeoutMs: config.conversionTimeoutMs,
-    observeJob: metrics ? (...args) => metrics.observeJob(...args) : undefined,
-  });
+  const { queue, metrics } = await startMeasuredJobQueue(config, database, logger);
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
     dataDir: config.dataDir,
     logger,
   });
-  await startMailWorker(queue, secrets.encryptionKey, mailer, logger);
-  await startHousekeepingWorker(queue, { db: database.db, clock: systemClock, logger });
-  // Shares the server's storage: S3, or DATA_DIR/blobs on the same machine.
-  const storage = createStorage(config, secrets.hmacKey, systemClock);
-  const conversion = await startConversionRuntime({
+  const workers = await startJobWorkers({
     config,
-    db: database.db,
-    queue,
-    storage,
-    clock: systemClock,
-    logger,
-    warm: true,
-  });
-  const stopPdfWorker = await startPdfWorker(
-    queue,
-    {
-      db: database.db,
-      storage,
-      clock: systemClock,
-      partner: await loadPartner(config),
-      encryptionKey: secrets.encryptionKey,
-      render: renderApplicationPdf,
-      store: createPdfStore(database.db),
-      logger,
-    },
-    config.pdfConcurrency,
-  );
-  const stopExportWorker = await startExportWorker(queue, {
     database,
-    db: database.db,
-    storage,
-    clock: systemClock,
+    queue,
+    // Shares the server's storage: S3, or DATA_DIR/blobs on the same machine.
+    storage: createStorage(config, secrets.hmacKey, systemClock),
+    mailer,
+    secrets,
     partner: await loadPartner(config),
-    encryptionKey: secrets.encryptionKey,
-    layout: createPdfLayout(renderApplicationPdf),
+    clock: systemClock,
     logger,
+    renderPdf: renderApplicationPdf,
+    warmConversionPool: true,
+    exportLoops: 4,
   });
   void warmPdfRenderer().catch((error: unknown) =>
     logger.error({ err: error }, 'PDF renderer warm-up failed'),
@@ -172,9 +137,7 @@ async function runWorker(config: Config): Promise<void> {
     logger.info('worker stopping');
     // Running jobs finish (or go back to their queue) before LibreOffice and the database close.
     await queue.stop({ graceful: true, wait: true, timeout: config.shutdownTimeoutMs });
-    await conversion.stop();
-    await stopPdfWorker();
-    await stopExportWorker();
+    await workers.stop();
     await stopMetrics?.();
     mailer.close();
     await database.close();

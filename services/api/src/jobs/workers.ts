@@ -1,0 +1,98 @@
+// What runs the background jobs, started the same way by the server (RUN_WORKER_IN_PROCESS) and by
+// `npm run cli -- worker`, so that a new kind of job is added in one place and both get it.
+import type { Logger } from 'pino';
+import type { PartnerConfig } from '@admissions/form';
+import type { Config } from '../config';
+import type { Database } from '../db/connect';
+import { startHousekeepingWorker } from '../auth/housekeeping';
+import { startConversionRuntime, type ConversionRuntime } from '../documents/conversion-runtime';
+import { EXPORT_QUEUE, startExportWorker } from '../export/export-jobs';
+import { createPdfLayout } from '../export/render';
+import { createMetrics, type Metrics } from '../http/metrics';
+import type { Clock } from '../lib/clock';
+import type { Secrets } from '../lib/crypto';
+import { startMailWorker } from '../mail/mail-jobs';
+import type { Mailer } from '../mail/mailer';
+import { startPdfWorker } from '../print/pdf-jobs';
+import { createPdfStore } from '../print/pdf-store';
+import type { PdfRenderer } from '../print/render-application';
+import type { StorageDriver } from '../storage/storage-driver';
+import { QUEUES, startJobQueue, type JobQueue } from './queue';
+
+/** pg-boss, measured per job when METRICS_ENABLED (the metrics also report every queue's depth). */
+export async function startMeasuredJobQueue(
+  config: Config,
+  database: Database,
+  logger: Logger,
+): Promise<{ queue: JobQueue; metrics?: Metrics }> {
+  const metrics = config.metricsEnabled
+    ? createMetrics(database, [...Object.values(QUEUES), EXPORT_QUEUE])
+    : undefined;
+  const queue = await startJobQueue(database, logger, {
+    conversionTimeoutMs: config.conversionTimeoutMs,
+    observeJob: metrics ? (...args) => metrics.observeJob(...args) : undefined,
+  });
+  return { queue, metrics };
+}
+
+export interface JobWorkers {
+  conversion: ConversionRuntime;
+  /** After queue.stop(): no job runs any more, so LibreOffice and the render threads can go. */
+  stop(): Promise<void>;
+}
+
+export async function startJobWorkers(deps: {
+  config: Config;
+  database: Database;
+  queue: JobQueue;
+  storage: StorageDriver;
+  mailer: Mailer;
+  secrets: Secrets;
+  partner: PartnerConfig;
+  clock: Clock;
+  logger: Logger;
+  renderPdf: PdfRenderer;
+  /** Start LibreOffice now rather than on the first docx (tests leave it). */
+  warmConversionPool: boolean;
+  /** Job loops for `export --queue`. */
+  exportLoops: number;
+}): Promise<JobWorkers> {
+  const { config, database, queue, storage, secrets, partner, clock, logger } = deps;
+  await startMailWorker(queue, secrets.encryptionKey, deps.mailer, logger);
+  await startHousekeepingWorker(queue, { db: database.db, clock, logger });
+  const conversion = await startConversionRuntime({
+    config,
+    db: database.db,
+    queue,
+    storage,
+    clock,
+    logger,
+    warm: deps.warmConversionPool,
+  });
+  const renderDeps = {
+    db: database.db,
+    storage,
+    clock,
+    partner,
+    encryptionKey: secrets.encryptionKey,
+    logger,
+  };
+  const stopPdfWorker = await startPdfWorker(
+    queue,
+    { ...renderDeps, render: deps.renderPdf, store: createPdfStore(database.db) },
+    config.pdfConcurrency,
+  );
+  const stopExportWorker = await startExportWorker(
+    queue,
+    { ...renderDeps, database, layout: createPdfLayout(deps.renderPdf) },
+    deps.exportLoops,
+  );
+  return {
+    conversion,
+    async stop() {
+      await conversion.stop();
+      await stopPdfWorker();
+      await stopExportWorker();
+    },
+  };
+}
