@@ -41,6 +41,20 @@ describe.each(availableDrivers())('export --queue on %s', (driver) => {
       logger: pino({ level: 'silent' }),
     });
   });
+  /** `npm run cli -- export --out DIR --queue`, rendered by the worker started above. */
+  function exportThroughQueue(dir: string, write: (line: string) => void) {
+    return runExport(parseExportArgs(['--out', dir, '--queue'], work, 2), {
+      db: t.runtime.database.db,
+      render: createQueueRenderer({
+        database: t.runtime.database,
+        queue: t.runtime.queue,
+        storage: t.runtime.storage,
+        pollMs: 100,
+      }),
+      progress: createProgress({ write, isTTY: false }),
+    });
+  }
+
   afterAll(async () => {
     await stopWorker?.();
     await t?.close();
@@ -50,16 +64,7 @@ describe.each(availableDrivers())('export --queue on %s', (driver) => {
   it('exports through the workers, with the same index and hashes, and leaves nothing in storage', async () => {
     const dir = path.join(work, 'out');
     const lines: string[] = [];
-    const summary = await runExport(parseExportArgs(['--out', dir, '--queue'], work, 2), {
-      db: t.runtime.database.db,
-      render: createQueueRenderer({
-        database: t.runtime.database,
-        queue: t.runtime.queue,
-        storage: t.runtime.storage,
-        pollMs: 100,
-      }),
-      progress: createProgress({ write: (s) => lines.push(s), isTTY: false }),
-    });
+    const summary = await exportThroughQueue(dir, (line) => lines.push(line));
     expect(summary).toMatchObject({ selected: 8, rendered: 8, exitCode: 0 });
     expect(lines.filter((l) => l.startsWith('['))).toHaveLength(8);
     const index = JSON.parse(readFileSync(path.join(dir, 'index.json'), 'utf8')) as {
@@ -91,19 +96,7 @@ describe.each(availableDrivers())('export --queue on %s', (driver) => {
     const original = await t.runtime.storage.read(key, 1 << 24);
     await t.runtime.storage.write(key, new TextEncoder().encode('not a pdf'), 'application/pdf');
     try {
-      const summary = await runExport(
-        parseExportArgs(['--out', path.join(work, 'broken'), '--queue'], work, 2),
-        {
-          db: t.runtime.database.db,
-          render: createQueueRenderer({
-            database: t.runtime.database,
-            queue: t.runtime.queue,
-            storage: t.runtime.storage,
-            pollMs: 100,
-          }),
-          progress: createProgress({ write: () => undefined, isTTY: false }),
-        },
-      );
+      const summary = await exportThroughQueue(path.join(work, 'broken'), () => undefined);
       expect(summary.exitCode).toBe(2);
       expect(summary.rendered).toBe(7);
       expect(summary.failures.map((f) => f.id)).toEqual([broken.id]);

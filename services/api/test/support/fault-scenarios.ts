@@ -19,6 +19,7 @@ import { openDatabase } from '../../src/db/connect';
 import { applications, users } from '../../src/db/schema';
 import { createSession } from '../../src/auth/sessions';
 import type { ProcessStack } from './process-stack';
+import { AnswerLedger } from './answer-ledger';
 import type { PrivatePostgres } from './private-postgres';
 import { multipartBody } from './upload-client';
 import { buildDocx, buildPdf, buildPng, buildTwoPageDocx, paragraph } from './document-fixtures';
@@ -99,10 +100,8 @@ export interface AnswerLoad {
   records: RequestRecord[];
   /** Stops the clients and waits for their last requests. */
   stop(): Promise<void>;
-  /** The last acknowledged value per applicant and field. */
-  acknowledged: Map<string, Map<string, string>>;
-  /** Every value sent per applicant and field, acknowledged or not, in order. */
-  sent: Map<string, Map<string, string[]>>;
+  /** What each applicant's answers must read back as, by user id. */
+  ledgers: Map<string, AnswerLedger>;
 }
 
 /**
@@ -118,17 +117,14 @@ export function startAnswerLoad(
 ): AnswerLoad {
   const backoffMs = options.backoffMs ?? 100;
   const records: RequestRecord[] = [];
-  const acknowledged = new Map<string, Map<string, string>>();
-  const sent = new Map<string, Map<string, string[]>>();
+  const ledgers = new Map<string, AnswerLedger>();
   let stopped = false;
   const clients = applicants.map(async (applicant, index) => {
     const api = index % stack.urls.length;
     const base = stack.urls[api]!;
     const headers = { cookie: `sid=${applicant.sid}` };
-    const acked = new Map<string, string>();
-    const values = new Map<string, string[]>(ANSWER_FIELDS.map((f) => [f, []]));
-    acknowledged.set(applicant.userId, acked);
-    sent.set(applicant.userId, values);
+    const ledger = new AnswerLedger();
+    ledgers.set(applicant.userId, ledger);
     for (let n = 0; !stopped; n++) {
       const startedAt = performance.now();
       let kind: RequestRecord['kind'];
@@ -139,14 +135,14 @@ export function startAnswerLoad(
       } else {
         kind = 'put-answer';
         const field = ANSWER_FIELDS[n % ANSWER_FIELDS.length]!;
-        const value = `c${index}-${n}`;
-        values.get(field)!.push(value);
+        const patch = { [field]: `c${index}-${n}` };
+        ledger.recordSent(patch);
         result = await send(`${base}/api/answer`, {
           method: 'PUT',
           headers: { ...headers, 'content-type': 'application/json' },
-          body: JSON.stringify({ [field]: value }),
+          body: JSON.stringify(patch),
         });
-        if (result.status >= 200 && result.status < 300) acked.set(field, value);
+        if (result.status >= 200 && result.status < 300) ledger.recordAcknowledged(patch);
       }
       records.push({ kind, api, startedAt, endedAt: performance.now(), ...result });
       if (result.status < 200 || result.status >= 300) await delay(backoffMs);
@@ -154,8 +150,7 @@ export function startAnswerLoad(
   });
   return {
     records,
-    acknowledged,
-    sent,
+    ledgers,
     async stop() {
       stopped = true;
       await Promise.all(clients);
@@ -188,14 +183,10 @@ export async function findLostWrites(
     });
     if (response.status !== 200) throw new Error(`profile read-back: ${response.status}`);
     const { answer } = (await response.json()) as { answer: Record<string, string> };
-    for (const [field, value] of load.acknowledged.get(applicant.userId) ?? []) {
-      checked++;
-      const order = load.sent.get(applicant.userId)?.get(field) ?? [];
-      const stored = answer[field];
-      const storedAt = stored === undefined ? -1 : order.indexOf(stored);
-      if (storedAt < order.indexOf(value)) {
-        lost.push({ userId: applicant.userId, field, acknowledged: value, stored });
-      }
+    const ledger = load.ledgers.get(applicant.userId)!;
+    checked += ledger.size;
+    for (const { key, expected, actual } of ledger.findLost(answer)) {
+      lost.push({ userId: applicant.userId, field: key, acknowledged: expected, stored: actual });
     }
   }
   return { checked, lost };

@@ -17,6 +17,7 @@ import {
 import { COMPLETE_FIXTURE } from '@admissions/answer-view/fixtures';
 import { API_ROUTES } from '@admissions/api-contract';
 import { generateSchools } from '../../bench/lookup-bench-data';
+import { AnswerLedger } from './answer-ledger';
 import type { ProcessStack } from './process-stack';
 
 export const LOAD_PASSWORD = 'Cobalt-Lantern-River-58';
@@ -55,15 +56,13 @@ export interface LoadOutcome {
   result: autocannon.Result;
   routes: Map<RouteName, RouteStats>;
   /** What each applicant's answers must read back as (see verifyAcknowledgedWrites). */
-  ledgers: Map<string, AnswerLedger>;
+  ledgers: Map<string, ApplicantLedger>;
 }
 
-/** Per answer key: the last value a 2xx acknowledged, and values sent after it with no 2xx. */
-export interface AnswerLedger {
+/** One applicant's connection and what their answers must read back as. */
+export interface ApplicantLedger {
   applicant: Applicant;
-  acknowledged: Map<string, string>;
-  /** Sent after the last acknowledgement but never answered 2xx (cut off at the end, or refused). */
-  uncertain: Map<string, Set<string>>;
+  answers: AnswerLedger;
 }
 
 // Deterministic, so two runs send the same kind of traffic.
@@ -251,37 +250,20 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
   const routes = new Map<RouteName, RouteStats>(
     ROUTE_NAMES.map((name) => [name, { statuses: new Map(), latencies: [] }]),
   );
-  const ledgers = new Map<string, AnswerLedger>();
+  const ledgers = new Map<string, ApplicantLedger>();
   let saves = 0;
   let nextConnection = 0;
-  const cutOff: (() => void)[] = [];
 
   const requestsFor = (applicant: Applicant): autocannon.Request[] => {
-    const ledger: AnswerLedger = {
-      applicant,
-      acknowledged: new Map(Object.entries(COMPLETE_FIXTURE.answers)),
-      uncertain: new Map(),
-    };
-    ledgers.set(applicant.email, ledger);
+    // Seeding saved the complete application: those answers are acknowledged already.
+    const ledger = new AnswerLedger(COMPLETE_FIXTURE.answers);
+    ledgers.set(applicant.email, { applicant, answers: ledger });
     let inFlight: { route: RouteName; started: number; patch?: Record<string, string> } | null =
       null;
-    const markUncertain = (patch: Record<string, string>) => {
-      for (const [key, value] of Object.entries(patch)) {
-        const set = ledger.uncertain.get(key) ?? new Set<string>();
-        set.add(value);
-        ledger.uncertain.set(key, set);
-      }
-    };
-    // Requests still open when the clock ran out were sent and never answered.
-    cutOff.push(() => {
-      if (inFlight?.patch) markUncertain(inFlight.patch);
-    });
     const headers = { cookie: applicant.cookie, accept: 'application/json' };
     return [
       {
         setupRequest: (request) => {
-          // A request built while another had no answer: that one was cut (time-out, reconnect).
-          if (inFlight?.patch) markUncertain(inFlight.patch);
           const draw = random();
           if (draw < 0.7) {
             const choice = choices[Math.floor(random() * choices.length)]!;
@@ -292,6 +274,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
                 `${patch[choice.key]!.slice(0, choice.limit - mark.length)}${mark}`;
             }
             inFlight = { route: 'PUT /api/answer', started: performance.now(), patch };
+            ledger.recordSent(patch);
             return {
               ...request,
               method: 'PUT',
@@ -319,15 +302,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
           const stats = routes.get(inFlight.route)!;
           stats.statuses.set(status, (stats.statuses.get(status) ?? 0) + 1);
           stats.latencies.push(performance.now() - inFlight.started);
-          if (inFlight.patch) {
-            if (status >= 200 && status < 300) {
-              for (const [key, value] of Object.entries(inFlight.patch)) {
-                ledger.acknowledged.set(key, value);
-                ledger.uncertain.delete(key);
-              }
-            } else {
-              markUncertain(inFlight.patch);
-            }
+          if (inFlight.patch && status >= 200 && status < 300) {
+            ledger.recordAcknowledged(inFlight.patch);
           }
           inFlight = null;
         },
@@ -348,7 +324,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
     },
   });
   const result = await instance;
-  for (const mark of cutOff) mark();
   return { result, routes, ledgers };
 }
 
@@ -356,30 +331,25 @@ export interface WriteCheck {
   applicants: number;
   /** Answer keys compared. */
   keys: number;
-  /** Keys whose stored value is neither the last acknowledged one nor a later unanswered one. */
+  /** Keys whose stored value is neither the last acknowledged one nor one sent after it. */
   lost: { email: string; key: string; expected: string; actual: string | undefined }[];
 }
 
 /** Reads every applicant's answers (GET /api/profile) and compares them with the ledger. */
 export async function verifyAcknowledgedWrites(
-  ledgers: ReadonlyMap<string, AnswerLedger>,
+  ledgers: ReadonlyMap<string, ApplicantLedger>,
 ): Promise<WriteCheck> {
   const check: WriteCheck = { applicants: 0, keys: 0, lost: [] };
-  await runLimited([...ledgers.values()], 8, async (ledger) => {
-    const response = await fetch(`${ledger.applicant.url}${API_ROUTES.profile}`, {
-      headers: { cookie: ledger.applicant.cookie },
+  await runLimited([...ledgers.values()], 8, async ({ applicant, answers }) => {
+    const response = await fetch(`${applicant.url}${API_ROUTES.profile}`, {
+      headers: { cookie: applicant.cookie },
     });
     if (response.status !== 200) throw new Error(`read-back ${response.status}`);
     const stored = ((await response.json()) as { answer: Record<string, string> }).answer;
     check.applicants++;
-    for (const [key, expected] of ledger.acknowledged) {
-      check.keys++;
-      const actual = stored[key];
-      if (actual === expected || (actual !== undefined && ledger.uncertain.get(key)?.has(actual))) {
-        continue;
-      }
-      check.lost.push({ email: ledger.applicant.email, key, expected, actual });
-    }
+    check.keys += answers.size;
+    for (const lost of answers.findLost(stored))
+      check.lost.push({ email: applicant.email, ...lost });
   });
   return check;
 }
