@@ -69,6 +69,13 @@ export const DocumentAnswersResponse = Type.Record(
 );
 export type DocumentAnswersResponse = Static<typeof DocumentAnswersResponse>;
 
+/** Most pages an uploaded document may have (statements and transcripts fit easily). */
+export const MAX_DOCUMENT_PAGES = 50;
+/** Most decoded pixels of one image (a PNG or JPEG upload, or an image inside a PDF), in millions. */
+export const MAX_IMAGE_MEGAPIXELS = 25;
+/** Longest side of a PDF page, in inches (PDF's own limit is 200). */
+export const MAX_PAGE_SIDE_INCHES = 200;
+
 /** Server messages of the document flow (the SPEC §5 file messages live in @admissions/form). */
 export const DOCUMENT_MESSAGES = {
   converting: 'Your file is being converted.',
@@ -77,17 +84,31 @@ export const DOCUMENT_MESSAGES = {
   notAnswered: 'No file has been uploaded for this question.',
   deleted: 'Your file was deleted.',
   pdfEncrypted: 'Your PDF is password-protected. Please upload a PDF without a password.',
+  docxEncrypted:
+    'Your Word document is password-protected. Please remove the password in Word (File > Info > Protect Document) and upload it again.',
   unreadable:
-    'We could not read your file. Please check that it opens on your computer and upload it again.',
+    'Your file appears to be damaged and we could not read it. Please check that it opens on your computer, save it again and upload it.',
   unsafeContent:
-    'Your document contains macros, embedded objects or links to other files, which we cannot accept. Please save it as a plain .docx or .pdf and upload it again.',
+    'Your document contains macros or other active content, which we cannot accept. Please save it as a plain Word document (.docx) or a PDF and upload it again.',
   tooComplex:
     'Your document is too large or complex to convert. Please simplify it or upload it as a PDF.',
+  tooManyPages: `Your document has more than ${MAX_DOCUMENT_PAGES} pages. Please upload a shorter document.`,
+  imageTooLarge: `Your image is too large to convert (at most ${MAX_IMAGE_MEGAPIXELS} megapixels and ${MAX_PAGE_SIDE_INCHES} inches a side). Please resize it and upload it again.`,
+  conversionFailed:
+    'We could not convert your document. Please save it as a PDF on your computer and upload that instead.',
+  tooManyUploads:
+    'You have too many uploads in progress. Please wait until your other files have finished converting and try again.',
   conversionUnavailable:
     "We couldn't convert your file right now. Please try uploading it again in a few minutes.",
   uploadMissing: 'We did not receive your file. Please upload it again.',
   notAFileQuestion: 'This question does not take a file upload.',
   conversionInProgress: 'Please wait until the file upload has completed.',
   uploadRefused: 'This upload link is not valid. Please request a new one.',
+  uploadUsed: 'This upload link has already been used. Please request a new one.',
   uploadExpired: 'This upload link has expired. Please try again.',
 } as const;
+
+/** 409 from POST /api/submit while a file of the application is still converting. */
+export function formatSubmitWhileConverting(questionLabel: string): string {
+  return `Your file for "${questionLabel}" is still being converted. Please wait until it has finished, then submit again.`;
+}
