@@ -8,7 +8,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/*/test/**/*.test.ts'],
+          include: ['packages/*/test/**/*.test.ts', 'scripts/test/**/*.test.ts'],
           environment: 'node',
           sequence: { groupOrder: 0 },
         },
