@@ -12,7 +12,7 @@ import {
 import { ConfigError, loadConfig, type Config } from '../config';
 import { openDatabase } from '../db/connect';
 import { migrateDatabase } from '../db/migrate';
-import { findRunningPgliteUrl } from '../db/pglite-socket';
+import { findCliDatabase, MissingDatabaseError, openCliDatabaseAt } from '../db/command-database';
 import { serveWorkerMetrics } from '../http/metrics';
 import { startJobWorkers, startMeasuredJobQueue } from '../jobs/workers';
 import { createLogger } from '../lib/logger';
@@ -66,17 +66,16 @@ Configuration comes from the same environment variables as the server (see READM
 
 class UsageError extends Error {}
 
-async function openCliDatabase(config: Config) {
-  const viaServer = config.databaseUrl ? null : await findRunningPgliteUrl(config.dataDir);
-  return openDatabase({
-    databaseUrl: config.databaseUrl ?? viaServer,
-    dataDir: config.dataDir,
-    poolSize: 2,
-  });
+/** Opens the command's database and says which one on stderr (stdout may be piped or JSON). */
+async function openCliDatabase(config: Config, options: { mustExist: boolean }) {
+  const target = await findCliDatabase(config, options);
+  console.error(`Database: ${target.description}`);
+  return openCliDatabaseAt(config, target);
 }
 
+/** For commands that read or add to an existing application database: never creates one. */
 async function openMigratedCliDatabase(config: Config) {
-  const database = await openCliDatabase(config);
+  const database = await openCliDatabase(config, { mustExist: true });
   try {
     await migrateDatabase(database);
   } catch (error) {
@@ -87,7 +86,7 @@ async function openMigratedCliDatabase(config: Config) {
 }
 
 async function runMigrate(config: Config): Promise<void> {
-  const database = await openCliDatabase(config);
+  const database = await openCliDatabase(config, { mustExist: false });
   try {
     await migrateDatabase(database);
     console.log(`Migrations applied (${database.driver}).`);
@@ -178,7 +177,7 @@ async function runLookup(config: Config, args: string[]): Promise<number> {
   // npm runs the CLI inside services/api; a relative path means where the command was typed.
   const csv = await readFile(path.resolve(config.invokedFrom, values.file), 'utf8');
   const dryRun = values['dry-run'] === true;
-  const database = await openCliDatabase(config);
+  const database = await openCliDatabase(config, { mustExist: false });
   try {
     await migrateDatabase(database);
     const report = await importLookupCsv(database, category, csv, { dryRun });
@@ -248,6 +247,7 @@ main(process.argv.slice(2)).then(
       error instanceof ConfigError ||
       error instanceof UsageError ||
       error instanceof CliUsageError ||
+      error instanceof MissingDatabaseError ||
       error instanceof ExportFatalError ||
       String((error as { code?: unknown } | null)?.code).startsWith('ERR_PARSE_ARGS')
     ) {

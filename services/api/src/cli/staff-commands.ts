@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import { API_ROUTES, PRINT_VIEW_PATH } from '@admissions/api-contract';
 import type { Config } from '../config';
 import type { Database } from '../db/connect';
+import { describeEmptiness } from '../db/command-database';
 import { users } from '../db/schema';
 import { systemClock } from '../lib/clock';
 import { loadSecrets } from '../lib/crypto';
@@ -73,16 +74,18 @@ export async function runServiceToken(
   );
   const database = await openDatabase();
   let userId: string | undefined;
+  let emptiness = '';
   try {
     [{ id: userId } = { id: undefined }] = await database.db
       .select({ id: users.id })
       .from(users)
       .where(eq(users.email, email))
       .limit(1);
+    if (!userId) emptiness = await describeEmptiness(database);
   } finally {
     await database.close();
   }
-  if (!userId) throw new CliUsageError(`No applicant has the e-mail address ${email}.`);
+  if (!userId) throw new CliUsageError(`No applicant has the e-mail address ${email}.${emptiness}`);
   const secrets = await loadSecrets(config.secretKey, config.dataDir);
   const { token, claims } = mintServiceToken(secrets.serviceTokenKey, {
     userId,

@@ -4,9 +4,14 @@
 import os from 'node:os';
 import pino from 'pino';
 import type { Config } from '../config';
-import { openDatabase, type Database } from '../db/connect';
+import type { Database } from '../db/connect';
 import { migrateDatabase } from '../db/migrate';
-import { findRunningPgliteUrl } from '../db/pglite-socket';
+import {
+  findCliDatabase,
+  MissingDatabaseError,
+  openCliDatabaseAt,
+  type CliDatabaseTarget,
+} from '../db/command-database';
 import { startJobQueue, type JobQueue } from '../jobs/queue';
 import { systemClock } from '../lib/clock';
 import { loadSecrets } from '../lib/crypto';
@@ -54,9 +59,18 @@ async function openExportDatabase(
   config: Config,
   poolSize: number,
   queue: boolean,
+  stderr: CommandIo['stderr'],
 ): Promise<Database> {
-  // On the embedded database a running server holds the files: go through its socket.
-  const viaServer = config.databaseUrl ? null : await findRunningPgliteUrl(config.dataDir);
+  // On the embedded database a running server holds the files: go through its socket. An export
+  // never creates a database (a forgotten DATA_DIR would export nothing and say so too late).
+  let target: CliDatabaseTarget;
+  try {
+    target = await findCliDatabase(config, { mustExist: true });
+  } catch (error) {
+    if (error instanceof MissingDatabaseError) throw new ExportFatalError(error.message);
+    throw error;
+  }
+  const viaServer = target.viaServer;
   if (queue && !config.databaseUrl && !viaServer) {
     // Only the server runs jobs on the embedded database: nobody would take them.
     throw new ExportFatalError(
@@ -64,12 +78,9 @@ async function openExportDatabase(
         'embedded database a running server; run without --queue to render here',
     );
   }
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl ?? viaServer,
-    dataDir: config.dataDir,
-    // The server's socket takes a few connections, and PGlite runs one statement at a time.
-    poolSize: viaServer ? 2 : poolSize,
-  });
+  stderr.write(`Database: ${target.description}\n`);
+  // The server's socket takes a few connections, and PGlite runs one statement at a time.
+  const database = await openCliDatabaseAt(config, target, viaServer ? 2 : poolSize);
   try {
     await migrateDatabase(database);
   } catch (error) {
@@ -92,6 +103,7 @@ export async function runExportCommand(
     config,
     Math.min(options.concurrency, 16) + 2,
     options.queue,
+    io.stderr,
   );
   let storage: StorageDriver | undefined;
   let pool: RenderPool | undefined;

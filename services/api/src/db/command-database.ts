@@ -1,0 +1,74 @@
+// Which database a CLI command works on, said out loud, and never a new empty one by accident:
+// an operator who forgot DATA_DIR used to get a fresh database in the repository and then
+// "No applicant has the e-mail address …", which reads as if the applicant did not exist.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../config';
+import { openDatabase, type Database } from './connect';
+import { findRunningPgliteUrl } from './pglite-socket';
+
+export class MissingDatabaseError extends Error {}
+
+export interface CliDatabaseTarget {
+  /** A PostgreSQL URL (the server's socket for the embedded database), or null for the files. */
+  url: string | null;
+  viaServer: boolean;
+  description: string;
+}
+
+function describePostgres(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `PostgreSQL database "${parsed.pathname.slice(1) || 'postgres'}" on ${parsed.hostname}${parsed.port ? `:${parsed.port}` : ''}`;
+  } catch {
+    return 'PostgreSQL (DATABASE_URL)';
+  }
+}
+
+/**
+ * Finds the database a reading command should open. On the embedded default it must already
+ * exist: through the running server's socket, or as files under DATA_DIR/db.
+ */
+export async function findCliDatabase(
+  config: Config,
+  options: { mustExist: boolean },
+): Promise<CliDatabaseTarget> {
+  if (config.databaseUrl) {
+    return {
+      url: config.databaseUrl,
+      viaServer: false,
+      description: describePostgres(config.databaseUrl),
+    };
+  }
+  const dbDir = path.join(config.dataDir, 'db');
+  const viaServer = await findRunningPgliteUrl(config.dataDir);
+  if (viaServer) {
+    return {
+      url: viaServer,
+      viaServer: true,
+      description: `the embedded database in ${dbDir} (through the running server)`,
+    };
+  }
+  if (options.mustExist && !existsSync(path.join(dbDir, 'PG_VERSION'))) {
+    throw new MissingDatabaseError(
+      `There is no database in ${dbDir}, and this command does not create one. ` +
+        'Set DATA_DIR to the data folder of the server (or DATABASE_URL to its PostgreSQL database) and run it again.',
+    );
+  }
+  return { url: null, viaServer: false, description: `the embedded database in ${dbDir}` };
+}
+
+export async function openCliDatabaseAt(
+  config: Config,
+  target: CliDatabaseTarget,
+  poolSize = 2,
+): Promise<Database> {
+  return openDatabase({ databaseUrl: target.url, dataDir: config.dataDir, poolSize });
+}
+
+/** " — it holds no applications yet" when the opened database is empty, else "". */
+export async function describeEmptiness(database: Database): Promise<string> {
+  const result = await database.executeSql('SELECT count(*)::int AS n FROM applications');
+  const count = Number(result.rows[0]?.n ?? 0);
+  return count === 0 ? ' That database holds no applications yet.' : '';
+}
