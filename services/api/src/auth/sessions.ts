@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/connect';
 import { sessions, users } from '../db/schema';
 import { generateToken, hashToken } from '../lib/crypto';
@@ -26,8 +26,17 @@ export async function createSession(db: Db, userId: string, now: Date): Promise<
 }
 
 /**
- * The session's user if the token is live, refreshing its idle timer in the same statement;
- * null when unknown, revoked, idle for 15 minutes or past its 12 hours.
+ * How stale the stored idle timer may get. Writing it on every request made each autosave two
+ * durable writes; sliding it at most once a minute keeps the 15-minute rule exact to within
+ * that minute while most requests only read the session.
+ */
+export const SESSION_SLIDE_INTERVAL_MS = 60 * 1000;
+
+/**
+ * The session's user if the token is live — null when unknown, revoked, idle for 15 minutes or
+ * past its 12 hours. One statement: it reads the session and, only when the stored idle timer is
+ * older than SESSION_SLIDE_INTERVAL_MS, moves it to now (an UPDATE that matches no row writes
+ * nothing). Revocation is read on every request, so a logged-out session is refused at once.
  */
 export async function resolveSession(
   db: Db,
@@ -36,22 +45,24 @@ export async function resolveSession(
 ): Promise<SessionUser | null> {
   const idHash = hashToken(token);
   const idleCutoff = new Date(now.getTime() - SESSION_IDLE_MS);
-  const rows = await db
-    .update(sessions)
-    .set({ lastSeenAt: now })
-    .from(users)
-    .where(
-      and(
-        eq(sessions.idHash, idHash),
-        eq(users.id, sessions.userId),
-        isNull(sessions.revokedAt),
-        gt(sessions.lastSeenAt, idleCutoff),
-        gt(sessions.expiresAt, now),
-      ),
+  const slideBefore = new Date(now.getTime() - SESSION_SLIDE_INTERVAL_MS);
+  const result = await db.execute<{ user_id: string; email: string }>(sql`
+    WITH live AS (
+      SELECT ${sessions.userId} AS user_id, ${users.email} AS email, ${sessions.lastSeenAt} AS last_seen_at
+      FROM ${sessions} JOIN ${users} ON ${users.id} = ${sessions.userId}
+      WHERE ${sessions.idHash} = ${idHash}
+        AND ${sessions.revokedAt} IS NULL
+        AND ${sessions.lastSeenAt} > ${idleCutoff}
+        AND ${sessions.expiresAt} > ${now}
+    ), slid AS (
+      UPDATE ${sessions} SET last_seen_at = ${now}
+      WHERE ${sessions.idHash} = ${idHash}
+        AND EXISTS (SELECT 1 FROM live WHERE live.last_seen_at <= ${slideBefore})
+      RETURNING 1
     )
-    .returning({ userId: sessions.userId, email: users.email });
-  const row = rows[0];
-  return row ? { ...row, sessionIdHash: idHash } : null;
+    SELECT user_id, email FROM live`);
+  const row = result.rows[0];
+  return row ? { userId: row.user_id, email: row.email, sessionIdHash: idHash } : null;
 }
 
 export async function revokeSession(db: Db, idHash: string, now: Date): Promise<void> {
