@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { asc, eq } from 'drizzle-orm';
 import {
   API_ROUTES,
   AddAnotherBody,
@@ -21,9 +20,9 @@ import {
 } from '@admissions/api-contract';
 import type { Config } from '../config';
 import type { Db } from '../db/connect';
-import { successfulLogins } from '../db/schema';
 import { currentUser, type RequireSession } from '../auth/require-session';
 import { publicRouteLimit } from '../http/security';
+import { sendJsonText } from '../http/json-text';
 import type { ApplicationService } from './application-service';
 import type { DocumentService } from '../documents/document-service';
 
@@ -43,7 +42,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<ApplicationRouteOption
   app,
   options,
 ) => {
-  const { db, service, requireSession, config } = options;
+  const { service, requireSession, config } = options;
   const tags = ['application'];
   const saved = { message: MESSAGES.saved };
 
@@ -54,22 +53,9 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<ApplicationRouteOption
       summary: "The applicant's saved answers, logins and progress",
       response: { 200: ProfileResponse, ...sessionErrors },
     },
-    handler: async (request) => {
-      const user = currentUser(request);
-      const profile = await service.readProfile(user.userId);
-      const logins = await db
-        .select({ at: successfulLogins.at })
-        .from(successfulLogins)
-        .where(eq(successfulLogins.userId, user.userId))
-        .orderBy(asc(successfulLogins.at));
-      return {
-        answer: profile.answer,
-        document_answer: (await options.documents?.readDocumentAnswers(user.userId)) ?? {},
-        username: user.email,
-        last_page: profile.lastPage,
-        successful_login: logins.map((l) => l.at.toISOString()),
-        web_status: profile.webStatus.map((web_status) => ({ web_status })),
-      };
+    handler: async (request, reply) => {
+      const body = await service.readProfileJson(currentUser(request).userId);
+      return sendJsonText(reply, body);
     },
   });
 

@@ -24,6 +24,7 @@ import {
   findApplication,
   jsonb,
   readAnswers,
+  readProfileJson,
   splitSensitive,
   updateUnsubmitted,
 } from './application-store';
@@ -64,13 +65,14 @@ export function createApplicationService(deps: ApplicationDeps) {
   }
 
   return {
-    async readProfile(userId: string) {
-      const row = await requireApplication(userId);
-      return {
-        answer: readAnswers(row, encryptionKey),
-        lastPage: row.lastPage,
-        webStatus: row.webStatus,
-      };
+    /** The whole GET /api/profile body as JSON text (see readProfileJson). */
+    async readProfileJson(userId: string): Promise<string> {
+      const body = await readProfileJson(db, userId, encryptionKey);
+      if (body !== null) return body;
+      await requireApplication(userId);
+      const created = await readProfileJson(db, userId, encryptionKey);
+      if (created === null) throw new Error('application row missing after insert');
+      return created;
     },
 
     /** One atomic JSONB merge: concurrent saves of different keys never lose each other. */

@@ -60,6 +60,52 @@ export async function updateUnsubmitted(
   throw new AppError(409, 'ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
 }
 
+/**
+ * GET /api/profile as a ready JSON string, assembled by the database in one round trip: the
+ * answers as the database's own jsonb text, the converted documents, the login times and the web
+ * status. Only the sealed answers are decrypted here (they are part of the response); everything
+ * else goes from the database to the socket without being parsed. null when there is no row yet.
+ */
+export async function readProfileJson(
+  db: Db,
+  userId: string,
+  key: Buffer,
+): Promise<string | null> {
+  const result = await db.execute<{ answer: string; sensitive: string | null; rest: string }>(sql`
+    SELECT a.answer::text AS answer,
+      CASE WHEN a.sensitive = '{}'::jsonb THEN NULL ELSE a.sensitive::text END AS sensitive,
+      json_build_object(
+        'document_answer', COALESCE((
+          SELECT json_object_agg(d.answer_key,
+            json_build_object('file_name', d.file_name, 'file_size', d.file_size))
+          FROM document_answers d WHERE d.user_id = a.user_id), '{}'::json),
+        'username', u.email,
+        'last_page', a.last_page,
+        'successful_login', COALESCE((
+          SELECT json_agg(to_char(l.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+            ORDER BY l.at)
+          FROM successful_logins l WHERE l.user_id = a.user_id), '[]'::json),
+        'web_status', COALESCE((
+          SELECT json_agg(json_build_object('web_status', s.status) ORDER BY s.n)
+          FROM unnest(a.web_status) WITH ORDINALITY AS s(status, n)), '[]'::json)
+      )::text AS rest
+    FROM applications a JOIN users u ON u.id = a.user_id
+    WHERE a.user_id = ${userId}`);
+  const row = result.rows[0];
+  if (!row) return null;
+  let answer = row.answer;
+  if (row.sensitive) {
+    const opened: Record<string, string> = {};
+    for (const [k, v] of Object.entries(JSON.parse(row.sensitive) as Record<string, string>)) {
+      opened[k] = unseal(key, v);
+    }
+    // The sealed keys never appear in the plain column, so the two objects join without clashes.
+    const extra = JSON.stringify(opened).slice(1, -1);
+    answer = answer === '{}' ? `{${extra}}` : `${answer.slice(0, -1)},${extra}}`;
+  }
+  return `{"answer":${answer},${row.rest.slice(1)}`;
+}
+
 /** A JSONB value for a parameter, identical on PGlite and node-postgres. */
 export function jsonb(value: unknown) {
   return sql`${JSON.stringify(value)}::jsonb`;
