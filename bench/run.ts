@@ -21,6 +21,7 @@ const SECTION_ORDER = [
   'application-pdf',
   'export',
   'load',
+  'autosave',
   'faults',
   'front-end',
 ];

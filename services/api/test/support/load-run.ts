@@ -105,7 +105,7 @@ async function runLimited<T>(items: readonly T[], limit: number, task: (item: T)
  * routes, spread over every API process. Applicant i is served by API process i mod n.
  */
 export async function seedApplicants(
-  stack: ProcessStack,
+  stack: Pick<ProcessStack, 'urls' | 'readOutbox'>,
   count: number,
   { concurrency = 8, mailTimeoutMs = 120_000 } = {},
 ): Promise<Applicant[]> {
@@ -221,6 +221,8 @@ export interface LoadOptions {
   /** School name prefixes for the lookups (importSchools). */
   lookupTexts: readonly string[];
   seed?: number;
+  /** Shares of saves and profile reads (the rest are lookups); default 0.7 and 0.2. */
+  mix?: { save: number; profile: number };
 }
 
 /**
@@ -246,6 +248,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
   }
 
   const random = createRandom(options.seed ?? 20_261_122);
+  const saveShare = options.mix?.save ?? 0.7;
+  const profileShare = saveShare + (options.mix?.profile ?? 0.2);
   const choices = listAnswerChoices();
   const routes = new Map<RouteName, RouteStats>(
     ROUTE_NAMES.map((name) => [name, { statuses: new Map(), latencies: [] }]),
@@ -265,7 +269,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
       {
         setupRequest: (request) => {
           const draw = random();
-          if (draw < 0.7) {
+          if (draw < saveShare) {
             const choice = choices[Math.floor(random() * choices.length)]!;
             const patch = { ...choice.patch };
             if (choice.varies) {
@@ -283,7 +287,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
               body: JSON.stringify(patch),
             };
           }
-          if (draw < 0.9) {
+          if (draw < profileShare) {
             inFlight = { route: 'GET /api/profile', started: performance.now() };
             return { ...request, method: 'GET', path: API_ROUTES.profile, headers: { ...headers } };
           }

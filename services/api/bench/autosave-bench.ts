@@ -1,0 +1,319 @@
+// Autosave and profile beside the least server (issue #19). One API process and the least server
+// (bench/least-server.ts: Fastify + pg running the same statements, nothing else) take turns on
+// the same PostgreSQL database and sessions: 50 connections, one applicant each, PUT /api/answer
+// alone, then GET /api/profile alone, each for AUTOSAVE_DURATION_S, in two rounds (API first, then
+// least server first). Then the embedded default (PGlite, worker in-process, as `npm start`) is
+// offered 400 saves a second on an open loop — requests leave on a fixed schedule whatever the
+// answers, and latency counts from the scheduled time — by 40 applicants saving every 100 ms.
+// Every acknowledged save is read back.
+//
+//   npm run bench -w services/api -- autosave
+//   AUTOSAVE_DURATION_S=5 npm run bench -w services/api -- autosave
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import { API_ROUTES } from '@admissions/api-contract';
+import { formatMs, percentile, reportBench, type BenchCell } from '../../../bench/report';
+import {
+  createScratchDatabase,
+  findFreePort,
+  launchProcess,
+  startProcessStack,
+  waitUntilReady,
+  type ManagedProcess,
+} from '../test/support/process-stack';
+import {
+  LOAD_RATE_LIMIT_ENV,
+  runLoad,
+  seedApplicants,
+  verifyAcknowledgedWrites,
+  type Applicant,
+  type LoadOutcome,
+  type WriteCheck,
+} from '../test/support/load-run';
+import type { OutboxMessage } from '../test/support/test-runtime';
+import { AnswerLedger } from '../test/support/answer-ledger';
+import { COMPLETE_FIXTURE } from '@admissions/answer-view/fixtures';
+
+const DURATION_S = Number(process.env.AUTOSAVE_DURATION_S ?? 15);
+const CONNECTIONS = 50;
+const OPEN_LOOP_RATE = 400;
+const OPEN_LOOP_APPLICANTS = 40;
+const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+interface Measured {
+  label: string;
+  outcome: LoadOutcome;
+}
+
+function describeRun({ label, outcome }: Measured): BenchCell[] {
+  const { result } = outcome;
+  const route = [...outcome.routes.values()].find((stats) => stats.latencies.length > 0);
+  const latencies = route?.latencies ?? [];
+  const errors = result.errors + result.timeouts + result.non2xx;
+  return [
+    label,
+    Math.round(result.requests.average),
+    formatMs(percentile(latencies, 50)),
+    formatMs(percentile(latencies, 99)),
+    errors,
+  ];
+}
+
+const rate = (runs: Measured[]) =>
+  runs.reduce((sum, run) => sum + run.outcome.result.requests.total, 0) /
+  runs.reduce((sum, run) => sum + run.outcome.result.duration, 0);
+
+async function startLeastServer(databaseUrl: string, logDir: string) {
+  const port = await findFreePort();
+  const server = launchProcess(
+    'least-server',
+    ['bench/least-server.ts'],
+    { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port) },
+    logDir,
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilReady(server, async () => (await fetch(`${url}/health`)).status === 200);
+  return { url, server };
+}
+
+async function compareWithLeastServer() {
+  const scratch = await createScratchDatabase(adminUrl, 'autosave');
+  const stack = await startProcessStack({
+    databaseUrl: scratch.url,
+    apis: 1,
+    workers: 1,
+    env: { ...LOAD_RATE_LIMIT_ENV, MAX_EVENT_LOOP_DELAY_MS: '0' },
+  });
+  const logDir = mkdtempSync(path.join(os.tmpdir(), 'admissions-least-'));
+  let least: ManagedProcess | undefined;
+  try {
+    const applicants = await seedApplicants(stack, CONNECTIONS);
+    const started = await startLeastServer(scratch.url, logDir);
+    least = started.server;
+    const atLeast = applicants.map((a) => ({ ...a, url: started.url }));
+    const measure = async (label: string, who: readonly Applicant[], save: boolean) => ({
+      label,
+      outcome: await runLoad({
+        applicants: who,
+        connections: CONNECTIONS,
+        durationS: DURATION_S,
+        lookupTexts: ['a'],
+        mix: save ? { save: 1, profile: 0 } : { save: 0, profile: 1 },
+      }),
+    });
+    const saves: { api: Measured[]; least: Measured[] } = { api: [], least: [] };
+    const profiles: { api: Measured[]; least: Measured[] } = { api: [], least: [] };
+    const check: WriteCheck = { applicants: applicants.length, keys: 0, lost: [] };
+    for (const round of [1, 2]) {
+      const order = round === 1 ? (['api', 'least'] as const) : (['least', 'api'] as const);
+      for (const who of order) {
+        const target = who === 'api' ? applicants : atLeast;
+        const name = who === 'api' ? 'API' : 'least server';
+        const run = await measure(`${name}, round ${round}`, target, true);
+        saves[who].push(run);
+        // Read back before the other server writes over the same applicants' answers.
+        if (who === 'api') {
+          const readBack = await verifyAcknowledgedWrites(run.outcome.ledgers);
+          check.keys += readBack.keys;
+          check.lost.push(...readBack.lost);
+        }
+      }
+      for (const who of order) {
+        const target = who === 'api' ? applicants : atLeast;
+        const name = who === 'api' ? 'API' : 'least server';
+        profiles[who].push(await measure(`${name}, round ${round}`, target, false));
+      }
+    }
+    return { saves, profiles, check };
+  } finally {
+    await least?.stop();
+    await stack.stop();
+    await scratch.drop();
+    rmSync(logDir, { recursive: true, force: true });
+  }
+}
+
+async function readOutboxOf(dataDir: string): Promise<OutboxMessage[]> {
+  const dir = path.join(dataDir, 'outbox');
+  const files = (await readdir(dir).catch(() => [] as string[]))
+    .filter((name) => name.endsWith('.json') && !name.startsWith('.'))
+    .sort();
+  return Promise.all(
+    files.map(
+      async (file) => JSON.parse(await readFile(path.join(dir, file), 'utf8')) as OutboxMessage,
+    ),
+  );
+}
+
+/** One PUT on a keep-alive agent (an open loop must not wait for a socket per request). */
+function sendPut(agent: http.Agent, target: string, cookie: string, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      target,
+      {
+        method: 'PUT',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          cookie,
+        },
+      },
+      (response) => {
+        response.resume();
+        response.once('end', () => resolve(response.statusCode ?? 0));
+        response.once('error', reject);
+      },
+    );
+    request.once('error', reject);
+    request.end(body);
+  });
+}
+
+/** The embedded default as `npm start` runs it, offered a fixed rate of saves. */
+async function runEmbeddedOpenLoop() {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'admissions-embedded-'));
+  const logDir = path.join(dataDir, 'logs');
+  mkdirSync(logDir);
+  const port = await findFreePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = { ...process.env, ...LOAD_RATE_LIMIT_ENV };
+  for (const name of ['DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'S3_BUCKET', 'S3_ENDPOINT']) {
+    delete env[name];
+  }
+  Object.assign(env, {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    PUBLIC_URL: url,
+    SECRET_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    WEB_DIST: path.join(dataDir, 'no-web-build'),
+    OFFICE_POOL_SIZE: '1',
+    MAX_EVENT_LOOP_DELAY_MS: '0',
+  });
+  const api = launchProcess('embedded', ['src/main.ts'], env, logDir);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  try {
+    await waitUntilReady(api, async () => (await fetch(`${url}/health`)).status === 200);
+    const applicants = await seedApplicants(
+      { urls: [url], readOutbox: () => readOutboxOf(dataDir) },
+      OPEN_LOOP_APPLICANTS,
+    );
+    const ledgers = new Map(
+      applicants.map((applicant) => [
+        applicant.email,
+        { applicant, answers: new AnswerLedger(COMPLETE_FIXTURE.answers) },
+      ]),
+    );
+    const latencies: number[] = [];
+    const statuses = new Map<number | string, number>();
+    const total = OPEN_LOOP_RATE * DURATION_S;
+    const interval = 1000 / OPEN_LOOP_RATE;
+    const start = performance.now() + 50;
+    const inFlight: Promise<void>[] = [];
+    for (let i = 0; i < total; i++) {
+      const scheduled = start + i * interval;
+      const wait = scheduled - performance.now();
+      if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+      const applicant = applicants[i % applicants.length]!;
+      const ledger = ledgers.get(applicant.email)!.answers;
+      const patch = { preferred_name: `Save ${i.toString(36)}` };
+      ledger.recordSent(patch);
+      const body = JSON.stringify(patch);
+      inFlight.push(
+        sendPut(agent, `${url}${API_ROUTES.answer}`, applicant.cookie, body).then(
+          (status) => {
+            latencies.push(performance.now() - scheduled);
+            statuses.set(status, (statuses.get(status) ?? 0) + 1);
+            if (status === 200) ledger.recordAcknowledged(patch);
+          },
+          (error: unknown) => {
+            latencies.push(performance.now() - scheduled);
+            const key = (error as Error).name;
+            statuses.set(key, (statuses.get(key) ?? 0) + 1);
+          },
+        ),
+      );
+    }
+    const sentIn = (performance.now() - start) / 1000;
+    await Promise.all(inFlight);
+    const check = await verifyAcknowledgedWrites(ledgers);
+    return { latencies, statuses, sentIn, check, total };
+  } finally {
+    agent.destroy();
+    await api.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const compared = await compareWithLeastServer();
+const embedded = await runEmbeddedOpenLoop();
+
+const saveRatio = rate(compared.saves.api) / rate(compared.saves.least);
+const profileRatio = rate(compared.profiles.api) / rate(compared.profiles.least);
+const apiSaveLatencies = compared.saves.api.flatMap(
+  (run) => run.outcome.routes.get('PUT /api/answer')?.latencies ?? [],
+);
+const ok = embedded.statuses.get(200) ?? 0;
+const failed = embedded.total - ok;
+const columns = ['run', 'req/s', 'p50', 'p99', 'errors'];
+
+reportBench({
+  id: 'autosave',
+  title: 'Autosave and profile beside the least server (`services/api`, issue #19)',
+  command: 'npm run bench -w services/api -- autosave',
+  description:
+    `One API process and the least server (\`bench/least-server.ts\`: Fastify + pg running the same ` +
+    `session read, JSONB merge and profile query, nothing else) take turns on one PostgreSQL database ` +
+    `and the same sessions: autocannon, ${CONNECTIONS} connections (one applicant each), ` +
+    `${DURATION_S} s per run, two rounds in alternating order. Then the embedded default (PGlite, ` +
+    `worker in-process) is offered ${OPEN_LOOP_RATE} saves/s on an open loop by ` +
+    `${OPEN_LOOP_APPLICANTS} applicants (each every ${1000 * (OPEN_LOOP_APPLICANTS / OPEN_LOOP_RATE)} ms); ` +
+    `latency counts from each request's scheduled time. Every acknowledged save is read back.`,
+  tables: [
+    {
+      caption:
+        'Summary (targets: save ≥ 0.85, profile ≥ 0.8, save p99 ≤ 50 ms, embedded p99 ≤ 100 ms)',
+      columns: ['measure', 'value'],
+      rows: [
+        ['PUT /api/answer: API ÷ least server (req/s)', saveRatio.toFixed(2)],
+        ['GET /api/profile: API ÷ least server (req/s)', profileRatio.toFixed(2)],
+        ['PUT /api/answer p99, API, 50 connections', formatMs(percentile(apiSaveLatencies, 99))],
+        [
+          `embedded default, ${OPEN_LOOP_RATE} saves/s offered: p50 / p99`,
+          `${formatMs(percentile(embedded.latencies, 50))} / ${formatMs(percentile(embedded.latencies, 99))}`,
+        ],
+        [
+          'embedded: sent / acknowledged / failed',
+          `${embedded.total} in ${embedded.sentIn.toFixed(1)} s / ${ok} / ${failed}`,
+        ],
+        [
+          'acknowledged saves read back (PostgreSQL / embedded): keys, lost',
+          `${compared.check.keys}, ${compared.check.lost.length} / ${embedded.check.keys}, ${embedded.check.lost.length}`,
+        ],
+      ],
+    },
+    {
+      caption: `PUT /api/answer, ${CONNECTIONS} connections`,
+      columns,
+      rows: [...compared.saves.api, ...compared.saves.least].map(describeRun),
+    },
+    {
+      caption: `GET /api/profile, ${CONNECTIONS} connections`,
+      columns,
+      rows: [...compared.profiles.api, ...compared.profiles.least].map(describeRun),
+    },
+  ],
+  notes: [
+    `load average after: ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' / ')}`,
+  ],
+});
+if (compared.check.lost.length > 0 || embedded.check.lost.length > 0) process.exitCode = 1;
