@@ -40,6 +40,13 @@ import {
   wParagraph,
 } from './support/docx-builder';
 import { pdfPageCount, pdfText, processExists } from './support/pdf-inspect';
+import { createUploadClient } from './support/upload-client';
+import {
+  availableDrivers,
+  createTestRuntime,
+  registerApplicant,
+  type TestRuntime,
+} from './support/test-runtime';
 
 const TIMEOUT_MS = 8000;
 const logger = pino({ level: 'silent' });
@@ -273,5 +280,82 @@ describe('Word documents', () => {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       expect(connections).toBe(0);
     });
+  });
+});
+
+async function startListener(): Promise<{
+  server: Server;
+  base: string;
+  connections: () => number;
+}> {
+  let count = 0;
+  const server = createServer((socket) => {
+    count++;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return { server, base: `http://127.0.0.1:${address.port}`, connections: () => count };
+}
+
+describe.each(availableDrivers())('Word documents uploaded on %s', (driver) => {
+  const DOC = 'personal_statement_doc';
+  let t: TestRuntime;
+  let client: ReturnType<typeof createUploadClient>;
+  let listener: Awaited<ReturnType<typeof startListener>>;
+  let counter = 0;
+
+  beforeAll(async () => {
+    listener = await startListener();
+    t = await createTestRuntime(driver, {
+      CONVERSION_TIMEOUT_MS: String(TIMEOUT_MS),
+      OFFICE_POOL_SIZE: '1',
+      CONVERSION_CONCURRENCY: '1',
+    });
+    client = createUploadClient(t);
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise<void>((resolve) => listener.server.close(() => resolve()));
+  });
+
+  it.each([
+    [
+      'a template-based document',
+      () => buildTemplateDocx(`${listener.base}/Normal.dotm`),
+      'COMPLETED',
+      DOCUMENT_MESSAGES.completed,
+    ],
+    ['a document with comments', buildCommentedDocx, 'COMPLETED', DOCUMENT_MESSAGES.completed],
+    [
+      'a linked image',
+      () => buildSingleQuotedExternalImageDocx(`${listener.base}/a.png`),
+      'FAILED',
+      DOCUMENT_MESSAGES.unsafeContent,
+    ],
+    [
+      'an INCLUDEPICTURE field',
+      () => buildSplitIncludePictureDocx(`${listener.base}/b.png`),
+      'FAILED',
+      DOCUMENT_MESSAGES.unsafeContent,
+    ],
+    [
+      'a password-protected document',
+      buildEncryptedDocx,
+      'FAILED',
+      DOCUMENT_MESSAGES.docxEncrypted,
+    ],
+    [
+      'a truncated document',
+      () => truncate(buildChartDocx()),
+      'FAILED',
+      DOCUMENT_MESSAGES.unreadable,
+    ],
+  ] as const)('%s ends with its status and message', async (_name, build, status, message) => {
+    const jar = await registerApplicant(t, `docx${++counter}.${driver}@example.org`);
+    await client.upload(jar, DOC, 'statement.docx', build());
+    expect(await client.waitForResult(jar, DOC, 60_000)).toEqual({ status, message });
+    expect(listener.connections()).toBe(0);
   });
 });

@@ -225,6 +225,7 @@ function parseXmlPart(name: string, text: string, counters: Counters): ParsedPar
         break;
       }
       case 'instrText':
+      case 'delInstrText': // a deleted instruction is still a field LibreOffice imports
         instrText = '';
         break;
       case 'fldSimple':
@@ -246,7 +247,10 @@ function parseXmlPart(name: string, text: string, counters: Counters): ParsedPar
     depth--;
     if (tag.uri !== W_NS) return;
     if (tag.local === 'tbl') tableDepth--;
-    else if (tag.local === 'instrText' && instrText !== undefined) {
+    else if (
+      (tag.local === 'instrText' || tag.local === 'delInstrText') &&
+      instrText !== undefined
+    ) {
       const open = fields.length - 1;
       // An instrText outside any field is still an instruction Word would run: check it alone.
       if (open < 0 || fields[open] === DONE) checkInstruction(instrText);
@@ -263,6 +267,18 @@ function parseXmlPart(name: string, text: string, counters: Counters): ParsedPar
   if (isRels) result.relationships = relationships;
   if (contentTypes.length > 0 || name === '[Content_Types].xml') result.contentTypes = contentTypes;
   return result;
+}
+
+/** UTF-8 unless a byte-order mark says UTF-16 (both are allowed in OOXML parts). */
+function decodeXml(data: Uint8Array): string {
+  if (data[0] === 0xff && data[1] === 0xfe) return new TextDecoder('utf-16le').decode(data);
+  if (data[0] === 0xfe && data[1] === 0xff) return new TextDecoder('utf-16be').decode(data);
+  return new TextDecoder('utf-8').decode(data);
+}
+
+/** Text re-encoded as UTF-8, so its declaration must not claim another encoding. */
+function encodeXml(text: string): Uint8Array {
+  return strToU8(text.replace(/^(<\?xml[^>]*?)\s+encoding\s*=\s*(["'])[^"']*\2/, '$1'));
 }
 
 function cutRanges(text: string, cuts: [number, number][]): string {
@@ -340,7 +356,7 @@ export function checkDocx(bytes: Uint8Array): Uint8Array {
     if (!/\.(xml|rels)$/i.test(name)) continue;
     counters.xmlBytes += data.length;
     if (counters.xmlBytes > DOCX_STRUCTURE_LIMITS.maxXmlBytes) reject('TOO_COMPLEX', 'XML size');
-    const text = new TextDecoder('utf-8').decode(data);
+    const text = decodeXml(data);
     parsed.set(name, { text, part: parseXmlPart(name, text, counters) });
   }
 
@@ -364,6 +380,12 @@ export function checkDocx(bytes: Uint8Array): Uint8Array {
         kept.push(rel);
         continue;
       }
+      if ((type === 'package' || type === 'oleobject') && name.startsWith('word/charts/_rels/')) {
+        // A chart's data workbook (embedded, or linked for a chart pasted from Excel with a
+        // link): only for editing the chart, which is drawn from its cached values.
+        if (!rel.external) dropParts.add(resolveTarget(dir, rel.target));
+        continue;
+      }
       if (rel.external) {
         // Any other external target is content fetched from elsewhere (images, OLE links,
         // frames: the CVE-2020-27603 pattern).
@@ -373,11 +395,6 @@ export function checkDocx(bytes: Uint8Array): Uint8Array {
         reject('UNSAFE_CONTENT', `relationship target ${rel.target.slice(0, 40)} in ${name}`);
       }
       const target = resolveTarget(dir, rel.target);
-      if (type === 'package' && name.startsWith('word/charts/_rels/')) {
-        // A chart's data workbook: only for editing the chart, which is drawn from its cache.
-        dropParts.add(target);
-        continue;
-      }
       if (FORBIDDEN_RELATIONSHIP.has(type)) {
         reject('UNSAFE_CONTENT', `${type} relationship in ${name}`);
       }
@@ -402,7 +419,7 @@ export function checkDocx(bytes: Uint8Array): Uint8Array {
     const xml = parsed.get(name);
     if (rels) out[name] = strToU8(serializeRelationships(rels));
     else if (xml && xml.part.cuts.length > 0)
-      out[name] = strToU8(cutRanges(xml.text, xml.part.cuts));
+      out[name] = encodeXml(cutRanges(xml.text, xml.part.cuts));
     else out[name] = data;
   }
   return zipSync(out, { level: 1 });
