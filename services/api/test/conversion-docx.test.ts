@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
+import { strFromU8, unzipSync } from 'fflate';
 import { PDFDocument } from 'pdf-lib';
 import { DOCUMENT_MESSAGES, MAX_DOCUMENT_PAGES } from '@admissions/api-contract';
 import { createOfficePool, type OfficePool } from '../src/conversion/libreoffice/office-pool';
@@ -15,6 +16,7 @@ import {
   createDocumentConverter,
   type DocumentConverter,
 } from '../src/conversion/convert-document';
+import { checkDocx } from '../src/conversion/check-docx';
 import { DocumentRejectedError } from '../src/conversion/conversion-errors';
 import {
   checkConvertedPageCount,
@@ -72,6 +74,58 @@ async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
   }
   return check();
 }
+
+function refusal(bytes: Uint8Array): DocumentRejectedError {
+  try {
+    checkDocx(bytes);
+  } catch (error) {
+    if (error instanceof DocumentRejectedError) return error;
+    throw error;
+  }
+  throw new Error('expected the document to be refused');
+}
+
+const field = (instruction: string, inner = '') =>
+  `<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve">${instruction}</w:instrText></w:r>${inner}<w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>result</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>`;
+
+describe('the docx check (no LibreOffice)', () => {
+  it('finds a linking field nested in another field, or in a deleted instruction', () => {
+    const nested = `<w:p>${field(' IF 1 = 1 "', field(' INCLUDEPICTURE "/etc/passwd" '))}</w:p>`;
+    expect(refusal(buildWordPackage({ body: nested })).code).toBe('UNSAFE_CONTENT');
+    const deleted = `<w:p><w:del w:id="1" w:author="a"><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:delInstrText> INCLUDETEXT "/etc/passwd" </w:delInstrText></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r></w:del></w:p>`;
+    expect(refusal(buildWordPackage({ body: deleted })).code).toBe('UNSAFE_CONTENT');
+  });
+
+  it('keeps ordinary fields and hyperlinks, whatever their text says', () => {
+    const body = `<w:p>${field(' HYPERLINK "https://example.org/LINK/INCLUDETEXT" ')}${field(' PAGE ')}</w:p>`;
+    const rels = `<Relationship Id='rIdH' Type='http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink' Target='https://example.org/' TargetMode='External'/>`;
+    const files = unzipSync(checkDocx(buildWordPackage({ body, documentRels: rels })));
+    expect(strFromU8(files['word/_rels/document.xml.rels']!)).toContain('https://example.org/');
+  });
+
+  it('hands LibreOffice a package without the template link, the chart workbook or the comments', () => {
+    const template = unzipSync(checkDocx(buildTemplateDocx('http://127.0.0.1:9/Normal.dotm')));
+    expect(strFromU8(template['word/_rels/settings.xml.rels']!)).not.toContain('attachedTemplate');
+    const chart = unzipSync(checkDocx(buildChartDocx()));
+    expect(Object.keys(chart).filter((n) => n.startsWith('word/embeddings/'))).toEqual([]);
+    expect(chart['word/charts/chart1.xml']).toBeDefined();
+    const commented = unzipSync(checkDocx(buildCommentedDocx()));
+    expect(commented['word/comments.xml']).toBeUndefined();
+    const documentXml = strFromU8(commented['word/document.xml']!);
+    expect(documentXml).not.toMatch(/comment(Reference|RangeStart|RangeEnd)/);
+    expect(documentXml).toContain('Reviewed sentence here.');
+  });
+
+  it('bounds nesting depth, tables and table nesting', () => {
+    const deep =
+      '<w:sdt><w:sdtContent>'.repeat(200) + '<w:p/>' + '</w:sdtContent></w:sdt>'.repeat(200);
+    expect(refusal(buildWordPackage({ body: deep })).code).toBe('TOO_COMPLEX');
+    const flat = '<w:tbl><w:tr><w:tc><w:p/></w:tc></w:tr></w:tbl><w:p/>'.repeat(1001);
+    expect(refusal(buildWordPackage({ body: flat })).code).toBe('TOO_COMPLEX');
+    expect(refusal(buildNestedTablesDocx(13)).code).toBe('TOO_COMPLEX');
+    expect(() => checkDocx(buildNestedTablesDocx(3))).not.toThrow();
+  });
+});
 
 describe('Word documents', () => {
   let pool: OfficePool;
