@@ -199,7 +199,7 @@ export function loadConfig(env: Env = process.env): Config {
     jobConcurrency: readInt('JOB_CONCURRENCY', Math.max(1, os.availableParallelism()), 1, 64),
     requestTimeoutMs: readInt('REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
     s3,
-    conversionTimeoutMs: readInt('CONVERSION_TIMEOUT_MS', 60_000, 500, 600_000),
+    conversionTimeoutMs: readInt('CONVERSION_TIMEOUT_MS', 20_000, 500, 600_000),
     officePoolSize: readInt('OFFICE_POOL_SIZE', cores, 1, 32),
     officeRecycleAfter: readInt('OFFICE_RECYCLE_AFTER', 200, 1, 100_000),
     conversionConcurrency: readInt('CONVERSION_CONCURRENCY', cores, 1, 64),

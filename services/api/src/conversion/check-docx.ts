@@ -1,8 +1,21 @@
-// The docx zip is inspected before LibreOffice sees it (GUIDE §3.10): a bounded number of
-// entries, bounded sizes and ratios (measured while inflating, not taken from the headers), no
-// macros, no embedded or linked objects, and no links to anything outside the document.
+// The docx package is inspected, bounded and cleaned before LibreOffice sees it (GUIDE §3.10).
+// A pure function of the bytes (the sandbox pool runs it in a child process):
+//   - the zip: a bounded number of entries, sizes and ratios measured while inflating;
+//   - every XML part parsed with a real XML parser (saxes: namespaces resolved, so a prefix other
+//     than w:/r: or single-quoted attributes change nothing; no DOCTYPE, so no entity expansion);
+//   - refused: macros, ActiveX, OLE objects, altChunk, linking fields (INCLUDEPICTURE … also when
+//     the instruction is split over runs), external relationships other than hyperlinks, and
+//     structures that hold LibreOffice for the whole time-out (deep nesting, thousands of tables);
+//   - removed from the package handed to LibreOffice: the attachedTemplate relationship (Word
+//     writes one, external, for every template-based document: the template must never be
+//     fetched), a chart's embedded data workbook (the chart is drawn from its cached values), and
+//     comments (see stripComments).
+import { strToU8, zipSync } from 'fflate';
+import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { inflateRawSync } from 'node:zlib';
+import { isCompoundFile, isEncryptedOfficePackage } from './compound-file';
 import { DocumentRejectedError } from './conversion-errors';
+import { DOCX_STRUCTURE_LIMITS } from './limits';
 import { listZipEntries, readEntryData } from './zip-entries';
 
 export const DOCX_LIMITS = {
@@ -18,20 +31,54 @@ export const DOCX_LIMITS = {
 
 const DOCX_MAIN =
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml';
+const W_NS = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+const VML_OFFICE_NS = 'urn:schemas-microsoft-com:office:office';
+const PKG_RELS_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
+const CT_NS = 'http://schemas.openxmlformats.org/package/2006/content-types';
 
 // Parts that carry code or other documents: VBA projects, ActiveX, OLE objects, embedded packages.
-// Printer settings are the one binary part Word writes into ordinary documents.
+// Printer settings are the one binary part Word writes into ordinary documents; a chart's data
+// workbook (word/embeddings/*.xlsx named by the chart's `package` relationship) is let through
+// here and removed below.
 const FORBIDDEN_PART =
-  /(^|\/)(vbaProject\.bin|vbaData\.xml)$|^word\/(activeX|embeddings)\/|^(?!word\/printerSettings\/).*\.bin$|\.(docm|dotm|xlsm)$/i;
+  /(^|\/)(vbaProject\.bin|vbaData\.xml)$|^word\/activeX\/|^(?!word\/printerSettings\/).*\.bin$|\.(docm|dotm|xlsm|xlsb|pptm)$/i;
 
-// Relationship types that pull in foreign content (altChunk imports another file wholesale).
-const FORBIDDEN_RELATIONSHIP =
-  /\/(aFChunk|oleObject|package|control|attachedTemplate|subDocument|vbaProject|externalLinkPath|frame|wordVbaData|keyMapCustomizations|activeXControlBinary)"/i;
+// Relationship types (the last path segment) that pull in code or foreign content.
+const FORBIDDEN_RELATIONSHIP = new Set(
+  [
+    'aFChunk',
+    'oleObject',
+    'control',
+    'subDocument',
+    'vbaProject',
+    'externalLinkPath',
+    'frame',
+    'wordVbaData',
+    'keyMapCustomizations',
+    'activeXControlBinary',
+    'activeXControl',
+    'package',
+  ].map((t) => t.toLowerCase()),
+);
+// Dropped from the package LibreOffice gets, with the parts they name.
+const COMMENT_RELATIONSHIP = new Set(
+  ['comments', 'commentsExtended', 'commentsIds', 'commentsExtensible', 'people'].map((t) =>
+    t.toLowerCase(),
+  ),
+);
 
 // Field codes that read other files or talk to other programs when updated.
-const FORBIDDEN_FIELD = /\b(INCLUDETEXT|INCLUDEPICTURE|INCLUDE|LINK|DDE|DDEAUTO|IMPORT|EMBED)\b/;
+const FORBIDDEN_FIELD =
+  /^(INCLUDETEXT|INCLUDEPICTURE|INCLUDE|LINK|DDE|DDEAUTO|IMPORT|EMBED|DATABASE|AUTOTEXTLIST)$/;
 
-function reject(code: 'UNREADABLE' | 'UNSAFE_CONTENT' | 'TOO_COMPLEX', detail: string): never {
+// WordprocessingML elements that embed objects, controls, other documents or sub-documents.
+const FORBIDDEN_W_ELEMENT = new Set(['altChunk', 'object', 'control', 'subDoc']);
+// Comment anchors in the text; removed with the comments themselves.
+const DONE = '\u0000';
+const COMMENT_ANCHOR = new Set(['commentRangeStart', 'commentRangeEnd', 'commentReference']);
+
+type Code = 'UNREADABLE' | 'UNSAFE_CONTENT' | 'TOO_COMPLEX' | 'DOCX_ENCRYPTED';
+function reject(code: Code, detail: string): never {
   throw new DocumentRejectedError(code, detail);
 }
 
@@ -51,13 +98,230 @@ function inflateEntry(data: Uint8Array, method: number, limit: number, name: str
   }
 }
 
-/** Checks a docx's zip; throws DocumentRejectedError with the reason. */
-export function checkDocx(bytes: Uint8Array): void {
+interface Relationship {
+  id: string;
+  type: string;
+  target: string;
+  external: boolean;
+}
+
+/** The directory of a part (for resolving relationship targets). */
+function sourceDir(relsName: string): string {
+  // word/_rels/document.xml.rels → word/ ; _rels/.rels → ''
+  const dir = relsName.slice(0, relsName.lastIndexOf('_rels/'));
+  return dir;
+}
+
+function resolveTarget(dir: string, target: string): string {
+  const parts = (target.startsWith('/') ? target.slice(1) : dir + target).split('/');
+  const out: string[] = [];
+  for (const part of parts) {
+    if (part === '..') out.pop();
+    else if (part !== '.' && part !== '') out.push(part);
+  }
+  return out.join('/');
+}
+
+function escapeAttribute(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/"/g, '&quot;')
+    .replace(/\r/g, '&#13;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\t/g, '&#9;');
+}
+
+function serializeRelationships(relationships: Relationship[]): string {
+  const items = relationships
+    .map(
+      (r) =>
+        `<Relationship Id="${escapeAttribute(r.id)}" Type="${escapeAttribute(r.type)}" Target="${escapeAttribute(r.target)}"${r.external ? ' TargetMode="External"' : ''}/>`,
+    )
+    .join('');
+  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="${PKG_RELS_NS}">${items}</Relationships>`;
+}
+
+interface Counters {
+  tables: number;
+  paragraphs: number;
+  xmlBytes: number;
+}
+
+interface ParsedPart {
+  relationships?: Relationship[];
+  contentTypes?: string[];
+  /** [start, end) ranges of the text to cut out (comment anchors). */
+  cuts: [number, number][];
+}
+
+/** Parses one XML part, enforcing the structure bounds and the element/field rules. */
+function parseXmlPart(name: string, text: string, counters: Counters): ParsedPart {
+  const limits = DOCX_STRUCTURE_LIMITS;
+  const parser = new SaxesParser({ xmlns: true, position: true });
+  const isRels = name.endsWith('.rels');
+  const result: ParsedPart = { cuts: [] };
+  const relationships: Relationship[] = [];
+  const contentTypes: string[] = [];
+  let depth = 0;
+  let tableDepth = 0;
+  // Field instructions: one buffer per open complex field (they nest), plus the text of the
+  // w:instrText element being read.
+  const fields: string[] = [];
+  let instrText: string | undefined;
+  let openAnchorStart: number | undefined;
+
+  const checkInstruction = (instruction: string) => {
+    const keyword = instruction.trim().split(/\s+/)[0]?.toUpperCase() ?? '';
+    if (FORBIDDEN_FIELD.test(keyword)) reject('UNSAFE_CONTENT', `${keyword} field in ${name}`);
+  };
+
+  parser.on('doctype', () => reject('UNSAFE_CONTENT', `DOCTYPE in ${name}`));
+  parser.on('error', (error) => reject('UNREADABLE', `${name}: ${error.message.slice(0, 200)}`));
+  parser.on('opentag', (tag: SaxesTagNS) => {
+    if (++depth > limits.maxElementDepth) reject('TOO_COMPLEX', `nesting depth in ${name}`);
+    const attr = (uri: string, local: string) =>
+      Object.values(tag.attributes).find((a) => a.uri === uri && a.local === local)?.value;
+    if (isRels) {
+      if (tag.uri === PKG_RELS_NS && tag.local === 'Relationship') {
+        relationships.push({
+          id: attr('', 'Id') ?? '',
+          type: attr('', 'Type') ?? '',
+          target: attr('', 'Target') ?? '',
+          external: (attr('', 'TargetMode') ?? '').trim().toLowerCase() === 'external',
+        });
+      }
+      return;
+    }
+    if (tag.uri === CT_NS && (tag.local === 'Default' || tag.local === 'Override')) {
+      contentTypes.push(attr('', 'ContentType') ?? '');
+      return;
+    }
+    if (tag.uri === VML_OFFICE_NS && tag.local === 'OLEObject') {
+      reject('UNSAFE_CONTENT', `OLE object in ${name}`);
+    }
+    if (tag.uri !== W_NS) return;
+    if (FORBIDDEN_W_ELEMENT.has(tag.local)) reject('UNSAFE_CONTENT', `w:${tag.local} in ${name}`);
+    switch (tag.local) {
+      case 'tbl':
+        if (++counters.tables > limits.maxTables) reject('TOO_COMPLEX', 'number of tables');
+        if (++tableDepth > limits.maxTableNesting) reject('TOO_COMPLEX', 'table nesting');
+        break;
+      case 'p':
+        if (++counters.paragraphs > limits.maxParagraphs) {
+          reject('TOO_COMPLEX', 'number of paragraphs');
+        }
+        break;
+      case 'fldChar': {
+        const type = attr(W_NS, 'fldCharType');
+        // The instruction is complete once the result (separate) or the end begins; after a
+        // separate the field stays open (marked done) until its end.
+        if (type === 'begin') fields.push('');
+        else if (type === 'separate' || type === 'end') {
+          const instruction = fields.pop();
+          if (instruction !== undefined && instruction !== DONE) checkInstruction(instruction);
+          if (type === 'separate') fields.push(DONE);
+        }
+        break;
+      }
+      case 'instrText':
+      case 'delInstrText': // a deleted instruction is still a field LibreOffice imports
+        instrText = '';
+        break;
+      case 'fldSimple':
+        checkInstruction(attr(W_NS, 'instr') ?? '');
+        break;
+      default:
+        if (COMMENT_ANCHOR.has(tag.local)) {
+          const end = parser.position;
+          const start = text.lastIndexOf('<', end - 1);
+          if (tag.isSelfClosing) result.cuts.push([start, end]);
+          else openAnchorStart = start;
+        }
+    }
+  });
+  parser.on('text', (chunk) => {
+    if (instrText !== undefined) instrText += chunk;
+  });
+  parser.on('closetag', (tag: SaxesTagNS) => {
+    depth--;
+    if (tag.uri !== W_NS) return;
+    if (tag.local === 'tbl') tableDepth--;
+    else if (
+      (tag.local === 'instrText' || tag.local === 'delInstrText') &&
+      instrText !== undefined
+    ) {
+      const open = fields.length - 1;
+      // An instrText outside any field is still an instruction Word would run: check it alone.
+      if (open < 0 || fields[open] === DONE) checkInstruction(instrText);
+      else fields[open] += instrText;
+      instrText = undefined;
+    } else if (COMMENT_ANCHOR.has(tag.local) && openAnchorStart !== undefined) {
+      result.cuts.push([openAnchorStart, parser.position]);
+      openAnchorStart = undefined;
+    }
+  });
+  parser.write(text).close();
+  // Fields whose separate/end never came: still check what was written.
+  for (const field of fields) if (field !== DONE) checkInstruction(field);
+  if (isRels) result.relationships = relationships;
+  if (contentTypes.length > 0 || name === '[Content_Types].xml') result.contentTypes = contentTypes;
+  return result;
+}
+
+/** UTF-8 unless a byte-order mark says UTF-16 (both are allowed in OOXML parts). */
+function decodeXml(data: Uint8Array): string {
+  if (data[0] === 0xff && data[1] === 0xfe) return new TextDecoder('utf-16le').decode(data);
+  if (data[0] === 0xfe && data[1] === 0xff) return new TextDecoder('utf-16be').decode(data);
+  return new TextDecoder('utf-8').decode(data);
+}
+
+/** Text re-encoded as UTF-8, so its declaration must not claim another encoding. */
+function encodeXml(text: string): Uint8Array {
+  return strToU8(text.replace(/^(<\?xml[^>]*?)\s+encoding\s*=\s*(["'])[^"']*\2/, '$1'));
+}
+
+function cutRanges(text: string, cuts: [number, number][]): string {
+  if (cuts.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const [start, end] of [...cuts].sort((a, b) => a[0] - b[0])) {
+    out += text.slice(at, start);
+    at = end;
+  }
+  return out + text.slice(at);
+}
+
+/** A truncated zip: the local header of a Word part at the start but no central directory. */
+export function looksLikeTruncatedDocx(bytes: Uint8Array): boolean {
+  if (
+    bytes.length < 30 ||
+    bytes[0] !== 0x50 ||
+    bytes[1] !== 0x4b ||
+    bytes[2] !== 3 ||
+    bytes[3] !== 4
+  ) {
+    return false;
+  }
+  const nameLength = bytes[26]! | (bytes[27]! << 8);
+  const name = Buffer.from(bytes.subarray(30, 30 + nameLength)).toString('latin1');
+  return name === '[Content_Types].xml' || /^(word|_rels|docProps)\//.test(name);
+}
+
+/**
+ * Checks a docx and returns the package to hand to LibreOffice (attachedTemplate, chart
+ * workbooks and comments removed); throws DocumentRejectedError with the reason.
+ */
+export function checkDocx(bytes: Uint8Array): Uint8Array {
+  if (isCompoundFile(bytes)) {
+    if (isEncryptedOfficePackage(bytes)) reject('DOCX_ENCRYPTED', 'EncryptedPackage stream');
+    reject('UNREADABLE', 'a compound file that is not an encrypted Word document');
+  }
   const entries = listZipEntries(bytes, DOCX_LIMITS.maxEntries);
   if (!entries) reject('UNREADABLE', 'no readable zip directory');
   if (entries.length > DOCX_LIMITS.maxEntries) reject('TOO_COMPLEX', `${entries.length} entries`);
   let total = 0;
-  const xml = new Map<string, string>();
+  const files = new Map<string, Uint8Array>();
   for (const entry of entries) {
     const name = entry.name;
     if (name.startsWith('/') || name.split('/').includes('..') || name.includes('\\')) {
@@ -79,45 +343,84 @@ export function checkDocx(bytes: Uint8Array): void {
     ) {
       reject('TOO_COMPLEX', `${name} ratio ${Math.round(inflated.length / data.length)}`);
     }
-    if (/\.(xml|rels)$/i.test(name)) xml.set(name, inflated.toString('utf8'));
+    if (files.has(name)) reject('UNREADABLE', `duplicate entry ${name}`);
+    files.set(name, inflated);
+  }
+  if (!files.has('[Content_Types].xml') || !files.has('word/document.xml')) {
+    reject('UNREADABLE', 'not a Word document');
   }
 
-  const contentTypes = xml.get('[Content_Types].xml');
-  if (!contentTypes || !xml.has('word/document.xml')) reject('UNREADABLE', 'not a Word document');
+  const counters: Counters = { tables: 0, paragraphs: 0, xmlBytes: 0 };
+  const parsed = new Map<string, { text: string; part: ParsedPart }>();
+  for (const [name, data] of files) {
+    if (!/\.(xml|rels)$/i.test(name)) continue;
+    counters.xmlBytes += data.length;
+    if (counters.xmlBytes > DOCX_STRUCTURE_LIMITS.maxXmlBytes) reject('TOO_COMPLEX', 'XML size');
+    const text = decodeXml(data);
+    parsed.set(name, { text, part: parseXmlPart(name, text, counters) });
+  }
+
+  const contentTypes = parsed.get('[Content_Types].xml')?.part.contentTypes ?? [];
   // A .docm/.dotm renamed .docx declares its main part as macro-enabled.
-  if (/macroEnabled|vbaProject|ms-office\.activeX|oleObject/i.test(contentTypes)) {
+  if (contentTypes.some((t) => /macroEnabled|vbaProject|ms-office\.activeX|oleObject/i.test(t))) {
     reject('UNSAFE_CONTENT', 'macro-enabled or object content types');
   }
   if (!contentTypes.includes(DOCX_MAIN)) reject('UNREADABLE', 'main part is not a docx document');
 
-  for (const [name, text] of xml) {
-    if (name.endsWith('.rels')) {
-      for (const rel of text.match(/<Relationship\b[^>]*>/g) ?? []) {
-        const external = /TargetMode\s*=\s*"External"/i.test(rel);
-        const hyperlink = /\/hyperlink"/i.test(rel);
-        // A clickable hyperlink is fine in a PDF; any other external target is content fetched
-        // from elsewhere (images, templates, OLE links: the CVE-2020-27603 pattern).
-        if (external && !hyperlink) reject('UNSAFE_CONTENT', `external relationship in ${name}`);
-        if (FORBIDDEN_RELATIONSHIP.test(rel)) reject('UNSAFE_CONTENT', `relationship in ${name}`);
-        const target = /Target\s*=\s*"([^"]*)"/i.exec(rel)?.[1] ?? '';
-        if (!hyperlink && /^[a-z][a-z0-9+.-]*:|^\/\/|^\\\\/i.test(target)) {
-          reject('UNSAFE_CONTENT', `relationship target ${target.slice(0, 40)} in ${name}`);
-        }
+  const dropParts = new Set<string>();
+  const rewrittenRels = new Map<string, Relationship[]>();
+  for (const [name, { part }] of parsed) {
+    if (!part.relationships) continue;
+    const dir = sourceDir(name);
+    const kept: Relationship[] = [];
+    for (const rel of part.relationships) {
+      const type = rel.type.slice(rel.type.lastIndexOf('/') + 1).toLowerCase();
+      if (type === 'attachedtemplate') continue; // never fetched: LibreOffice never sees it
+      if (type === 'hyperlink') {
+        kept.push(rel);
+        continue;
       }
-    } else if (name.startsWith('word/')) {
-      if (
-        /<w:altChunk\b|<o:OLEObject\b|<w:object\b[^>]*>\s*<o:OLEObject|<w:control\b/i.test(text)
-      ) {
-        reject('UNSAFE_CONTENT', `embedded object in ${name}`);
+      if ((type === 'package' || type === 'oleobject') && name.startsWith('word/charts/_rels/')) {
+        // A chart's data workbook (embedded, or linked for a chart pasted from Excel with a
+        // link): only for editing the chart, which is drawn from its cached values.
+        if (!rel.external) dropParts.add(resolveTarget(dir, rel.target));
+        continue;
       }
-      const instructions = [
-        ...text.matchAll(/<w:instrText\b[^>]*>([^<]*)</g),
-        ...text.matchAll(/w:instr\s*=\s*"([^"]*)"/g),
-      ].map((m) => m[1] ?? '');
-      // Field codes can be split over runs; join them before looking.
-      if (FORBIDDEN_FIELD.test(instructions.join(' ').toUpperCase())) {
-        reject('UNSAFE_CONTENT', `linking field in ${name}`);
+      if (rel.external) {
+        // Any other external target is content fetched from elsewhere (images, OLE links,
+        // frames: the CVE-2020-27603 pattern).
+        reject('UNSAFE_CONTENT', `external ${type} relationship in ${name}`);
       }
+      if (/^[a-z][a-z0-9+.-]*:|^\/\/|^\\\\/i.test(rel.target)) {
+        reject('UNSAFE_CONTENT', `relationship target ${rel.target.slice(0, 40)} in ${name}`);
+      }
+      const target = resolveTarget(dir, rel.target);
+      if (FORBIDDEN_RELATIONSHIP.has(type)) {
+        reject('UNSAFE_CONTENT', `${type} relationship in ${name}`);
+      }
+      if (COMMENT_RELATIONSHIP.has(type)) {
+        dropParts.add(target);
+        continue;
+      }
+      kept.push(rel);
+    }
+    if (kept.length !== part.relationships.length) rewrittenRels.set(name, kept);
+  }
+  for (const name of files.keys()) {
+    if (name.startsWith('word/embeddings/') && !dropParts.has(name)) {
+      reject('UNSAFE_CONTENT', `embedded object ${name}`);
     }
   }
+
+  const out: Record<string, Uint8Array> = {};
+  for (const [name, data] of files) {
+    if (dropParts.has(name)) continue;
+    const rels = rewrittenRels.get(name);
+    const xml = parsed.get(name);
+    if (rels) out[name] = strToU8(serializeRelationships(rels));
+    else if (xml && xml.part.cuts.length > 0)
+      out[name] = encodeXml(cutRanges(xml.text, xml.part.cuts));
+    else out[name] = data;
+  }
+  return zipSync(out, { level: 1 });
 }

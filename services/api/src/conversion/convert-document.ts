@@ -34,7 +34,7 @@ export function checkUpload({ bytes, fileName }: ConvertRequest): DocumentType {
 export function createDocumentConverter(deps: { pool: OfficePool; logger: Logger }) {
   const { pool, logger } = deps;
   const converters: Record<DocumentType, (bytes: Uint8Array) => Promise<Uint8Array>> = {
-    docx: (bytes) => convertDocx(bytes, pool),
+    docx: (bytes) => convertDocx(bytes, pool, logger),
     jpeg: convertJpeg,
     png: convertPng,
     pdf: convertPdf,

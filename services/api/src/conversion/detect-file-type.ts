@@ -1,4 +1,6 @@
 // What a file is, from its first bytes (GUIDE §3.10: by content, never by name).
+import { looksLikeTruncatedDocx } from './check-docx';
+import { isEncryptedOfficePackage } from './compound-file';
 import { listZipEntries } from './zip-entries';
 
 export type DocumentType = 'pdf' | 'png' | 'jpeg' | 'docx';
@@ -20,9 +22,13 @@ export function detectFileType(bytes: Uint8Array): DocumentType | null {
   if (startsWith(bytes, ZIP)) {
     // A docx is a zip with a Word main part; an .xlsx or a plain zip is not.
     const entries = listZipEntries(bytes);
-    if (!entries) return null;
+    // A Word document cut short (no central directory) is a damaged docx, not another type.
+    if (!entries) return looksLikeTruncatedDocx(bytes) ? 'docx' : null;
     const names = new Set(entries.map((e) => e.name));
     if (names.has('[Content_Types].xml') && names.has('word/document.xml')) return 'docx';
   }
+  // A password-protected docx is an OLE compound file (EncryptionInfo + EncryptedPackage);
+  // checkDocx refuses it with its own message. An old binary .doc is not accepted.
+  if (isEncryptedOfficePackage(bytes)) return 'docx';
   return null;
 }

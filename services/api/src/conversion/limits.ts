@@ -18,3 +18,21 @@ export const DOCUMENT_LIMITS = {
   /** Bytes all of a PDF's streams may inflate to, together (an object-stream bomb inflates to ~900 MB). */
   maxPdfInflatedBytes: 64 * 1024 * 1024,
 } as const;
+
+/**
+ * The structure of a docx, checked before LibreOffice sees it: a 1,259-byte file of 2,000 nested
+ * tables held a LibreOffice process for the whole time-out. Word's own documents stay far below
+ * these (a 50-page statement has a few thousand paragraphs, tables nest a few levels at most).
+ */
+export const DOCX_STRUCTURE_LIMITS = {
+  /** Element nesting depth in any XML part (each nested table adds three levels). */
+  maxElementDepth: 256,
+  /** Tables in all parts together. */
+  maxTables: 1000,
+  /** Tables inside tables. */
+  maxTableNesting: 12,
+  /** Paragraphs in all parts together. */
+  maxParagraphs: 50_000,
+  /** Uncompressed bytes of all XML parts together. */
+  maxXmlBytes: 16 * 1024 * 1024,
+} as const;

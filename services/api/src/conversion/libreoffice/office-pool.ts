@@ -2,7 +2,13 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { OfficeCrashedError, OfficeProcess, OfficeTimeoutError } from './office-process';
+import { convertInOneShotOffice } from './office-one-shot';
+import {
+  OfficeCrashedError,
+  OfficeProcess,
+  OfficeTimeoutError,
+  OfficeUnavailableError,
+} from './office-process';
 
 export interface OfficePoolOptions {
   /** Number of LibreOffice processes (GUIDE §6: one per core, one job at a time each). */
@@ -19,6 +25,11 @@ export interface OfficePoolOptions {
 export interface OfficePool {
   /** Converts a document's bytes to PDF bytes with the named LibreOffice import filter. */
   convert(input: Uint8Array, filter: string): Promise<Uint8Array>;
+  /**
+   * The same in a throw-away `soffice --convert-to` process (own profile, no network, same
+   * time-out): the last resort for a document that crashed warm processes.
+   */
+  convertOneShot(input: Uint8Array, filter: string): Promise<Uint8Array>;
   /** Starts the processes now instead of on the first conversion. */
   warm(): Promise<void>;
   /** PIDs of the running soffice.bin processes (tests check none is left). */
@@ -160,18 +171,28 @@ export function createOfficePool(options: OfficePoolOptions): OfficePool {
       }
     } else {
       await old?.kill();
+      // A crashed or killed process is replaced at once, so the next job does not wait for it.
+      if (!closed) {
+        ensureProcess(slot).catch((error: unknown) =>
+          logger.error({ err: error }, 'LibreOffice replacement failed to start'),
+        );
+      }
     }
   }
 
   return {
     async convert(input, filter) {
-      if (closed) throw new OfficeCrashedError('the conversion pool is closed');
+      if (closed) throw new OfficeUnavailableError('the conversion pool is closed');
       const dir = await ensureRoot();
       const jobDir = path.join(dir, `job-${++jobCounter}`);
       const slot = await acquire();
       const started = Date.now();
       try {
-        const office = await ensureProcess(slot);
+        const office = await ensureProcess(slot).catch((error: unknown) => {
+          throw new OfficeUnavailableError('no LibreOffice process could be started', {
+            cause: error,
+          });
+        });
         await mkdir(jobDir);
         const inPath = path.join(jobDir, 'input');
         const outPath = path.join(jobDir, 'output.pdf');
@@ -195,6 +216,14 @@ export function createOfficePool(options: OfficePoolOptions): OfficePool {
         await rm(jobDir, { recursive: true, force: true });
         release(slot);
       }
+    },
+    async convertOneShot(input, filter) {
+      if (closed) throw new OfficeUnavailableError('the conversion pool is closed');
+      const dir = await ensureRoot();
+      const started = Date.now();
+      const pdf = await convertInOneShotOffice(input, filter, { workDir: dir, timeoutMs });
+      logger.info({ ms: Date.now() - started, bytes: pdf.length }, 'docx converted (one-shot)');
+      return pdf;
     },
     async warm() {
       await Promise.all(slots.map((slot) => ensureProcess(slot)));

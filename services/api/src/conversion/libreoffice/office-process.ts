@@ -15,7 +15,7 @@ const BRIDGE_SCRIPT = path.join(import.meta.dirname, 'uno-bridge.py');
 // A fresh profile that never updates links or fields on load, never runs macros and refuses
 // linked content from untrusted places (the CVE-2020-27603 pattern). The load properties in the
 // bridge say the same; this is the second lock.
-const PROFILE_SETTINGS = `<?xml version="1.0" encoding="UTF-8"?>
+export const PROFILE_SETTINGS = `<?xml version="1.0" encoding="UTF-8"?>
 <oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
 <item oor:path="/org.openoffice.Office.Common/Security/Scripting"><prop oor:name="MacroSecurityLevel" oor:op="fuse"><value>3</value></prop></item>
 <item oor:path="/org.openoffice.Office.Common/Security/Scripting"><prop oor:name="DisableMacrosExecution" oor:op="fuse"><value>true</value></prop></item>
@@ -41,6 +41,14 @@ export class OfficeTimeoutError extends Error {
   }
 }
 
+/** No LibreOffice could be started (or the pool is closed): the service's failure, not the document's. */
+export class OfficeUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'OfficeUnavailableError';
+  }
+}
+
 /** The document was refused by LibreOffice itself (it could not be opened or stored). */
 export class OfficeDocumentError extends Error {
   constructor(message: string) {
@@ -59,7 +67,7 @@ interface BridgeReply {
 
 let canUnshare: boolean | undefined;
 /** `unshare -n` (a network namespace with nothing in it) needs root; without it we rely on the profile. */
-function networkIsolation(): string[] {
+export function networkIsolation(): string[] {
   if (canUnshare === undefined) {
     canUnshare = process.getuid?.() === 0 && existsSync('/usr/bin/unshare');
   }
@@ -73,7 +81,7 @@ let canSetDeathSignal: boolean | undefined;
  * It survives the exec of unshare and of soffice.bin, so the pid stays soffice.bin's. (The signal
  * follows the spawning thread; the pool lives on the main thread.)
  */
-function dieWithParent(): string[] {
+export function dieWithParent(): string[] {
   if (canSetDeathSignal === undefined) canSetDeathSignal = existsSync('/usr/bin/setpriv');
   return canSetDeathSignal ? ['/usr/bin/setpriv', '--pdeathsig', 'KILL', '--'] : [];
 }
