@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFStream, type PDFObject } from 'pdf-lib';
-import { describe, expect, it } from 'vitest';
-import { DOCUMENT_MESSAGES } from '@admissions/api-contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DOCUMENT_MESSAGES, type ApplicationPdfResponse } from '@admissions/api-contract';
 import { checkUpload } from '../src/conversion/convert-document';
 import { convertPdf } from '../src/conversion/convert-pdf';
 import { DocumentRejectedError } from '../src/conversion/conversion-errors';
@@ -23,6 +23,13 @@ import {
   encryptWithQpdf,
 } from './support/pdf-builder';
 import { pdfPageCount, pdfText } from './support/pdf-inspect';
+import { createUploadClient } from './support/upload-client';
+import {
+  availableDrivers,
+  createTestRuntime,
+  registerApplicant,
+  type TestRuntime,
+} from './support/test-runtime';
 
 /** What the conversion job does with an upload named .pdf. */
 async function convert(bytes: Uint8Array): Promise<Uint8Array> {
@@ -208,6 +215,68 @@ describe('uploaded PDF: nothing active is stored', () => {
     for (const [, object] of doc.context.enumerateIndirectObjects()) visit(object);
     for (const kind of ['Action', 'Annot', 'Filespec', 'EmbeddedFile', 'JavaScript', 'Launch']) {
       expect(kinds.has(kind), kind).toBe(false);
+    }
+  });
+});
+
+describe.each(availableDrivers())('PDF uploads through the API on %s', (driver) => {
+  const DOC = 'personal_statement_doc';
+  let t: TestRuntime;
+  let client: ReturnType<typeof createUploadClient>;
+  let counter = 0;
+
+  beforeAll(async () => {
+    t = await createTestRuntime(driver);
+    client = createUploadClient(t);
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function freshApplicant() {
+    const jar = await registerApplicant(t, `pdf${++counter}.${driver}@example.org`);
+    const tab = await client.api(jar, 'PUT', '/api/tabs', {
+      tab_id: 'personal_statement',
+      chosen_tab: 'upload',
+    });
+    expect(tab.statusCode).toBe(200);
+    return jar;
+  }
+
+  it('fails a PDF pdf-lib throws on with the damaged-file message at once, not "try again"', async () => {
+    const jar = await freshApplicant();
+    const broken = Buffer.from(
+      '%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
+      'latin1',
+    );
+    await client.upload(jar, DOC, 'statement.pdf', broken);
+    expect(await client.waitForResult(jar, DOC, 15_000)).toEqual({
+      status: 'FAILED',
+      message: DOCUMENT_MESSAGES.unreadable,
+    });
+  });
+
+  it('puts an uploaded PDF into the application PDF without its scripts, links or files', async () => {
+    const jar = await freshApplicant();
+    await client.upload(jar, DOC, 'statement.pdf', buildActivePdf());
+    expect((await client.waitForResult(jar, DOC)).status).toBe('COMPLETED');
+
+    const deadline = Date.now() + 30_000;
+    let done: ApplicationPdfResponse;
+    for (;;) {
+      done = (await client.api(jar, 'GET', '/api/pdf')).json() as ApplicationPdfResponse;
+      if (done.status !== 'UNPROCESSED' && done.status !== 'IN_PROGRESS') break;
+      if (Date.now() > deadline) throw new Error(`application PDF still ${done.status}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(done.status).toBe('COMPLETED');
+    const download = await t.request({ method: 'GET', url: done.url, cookies: jar });
+    expect(download.statusCode).toBe(200);
+    const pdf = download.rawPayload;
+    expect(pdfText(pdf)).toContain('Visible statement text stays');
+    const stored = qdfText(pdf);
+    for (const marker of ['/JavaScript', 'app.alert', '/Launch', '/URI', '/EmbeddedFile']) {
+      expect(stored, marker).not.toContain(marker);
     }
   });
 });
