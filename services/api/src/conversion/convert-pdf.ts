@@ -16,6 +16,8 @@ import { checkPageContents, checkPageTree } from './pdf-structure';
 const QPDF_OK = new Set([0, 3]);
 /** Rewrite without inflating anything but object streams (already measured). */
 const PRESERVE_STREAMS = ['--stream-data=preserve', '--decode-level=none', '--no-warn'];
+/** Sits in the trailer or the xref stream's dictionary, both uncompressed, of an encrypted file. */
+const ENCRYPT_KEY = Buffer.from('/Encrypt', 'latin1');
 
 export async function convertPdf(bytes: Uint8Array): Promise<Uint8Array> {
   checkInflatedSize(bytes);
@@ -35,7 +37,9 @@ export async function convertPdf(bytes: Uint8Array): Promise<Uint8Array> {
     ]);
     const plain = await readFile(path.join(dir, 'plain.pdf'));
     // Encrypted streams could not be measured before decryption.
-    checkInflatedSize(plain);
+    if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(ENCRYPT_KEY)) {
+      checkInflatedSize(plain);
+    }
     checkPageTree(await loadPdf(plain));
     // Draws form fields and annotation appearances into the page content (qpdf walks every page,
     // which is why the page tree is bounded first).
