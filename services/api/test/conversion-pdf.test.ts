@@ -144,6 +144,24 @@ describe('uploaded PDF: bounds', () => {
     expect(error.userMessage).toBe(DOCUMENT_MESSAGES.tooComplex);
   });
 
+  it('refuses an object stream holding 6 MB of object data for pdf-lib to parse', async () => {
+    // Well inside the inflate budget, but pdf-lib parses about 1 MB of small objects a second.
+    const bomb = buildObjectStreamBombPdf(6, 'string');
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    const error = await rejection(bomb);
+    expect(error.code).toBe('TOO_COMPLEX');
+    expect(error.userMessage).toBe(DOCUMENT_MESSAGES.tooComplex);
+  });
+
+  it("refuses an array of 3 million numbers at qpdf's memory ceiling instead of storing it half read", async () => {
+    // qpdf runs out of its 512 MB reading it and, left alone, writes the object as null and
+    // exits "with warnings".
+    const error = await rejection(buildObjectStreamBombPdf(6, 'array'));
+    expect(error.code).toBe('TOO_COMPLEX');
+    expect(error.detail).toBe('qpdf stopped: memory');
+    expect(error.userMessage).toBe(DOCUMENT_MESSAGES.tooComplex);
+  });
+
   it('refuses a 7070×7070 image XObject and a page over 200 inches a side', async () => {
     for (const pdf of [buildLargeImagePdf(7070, 7070), buildPageSizePdf(612, 14_472)]) {
       const error = await rejection(pdf);

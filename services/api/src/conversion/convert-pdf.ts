@@ -14,8 +14,11 @@ import { checkPageContents, checkPageTree } from './pdf-structure';
 
 /** qpdf's exit codes: 0 clean, 3 done with warnings (a repaired file), 2 failed. */
 const QPDF_OK = new Set([0, 3]);
-/** Rewrite without inflating anything but object streams (already measured). */
-const PRESERVE_STREAMS = ['--stream-data=preserve', '--decode-level=none', '--no-warn'];
+/**
+ * Rewrite without inflating anything but object streams (already measured). Warnings stay on:
+ * runQpdf reads them for allocation failures.
+ */
+const PRESERVE_STREAMS = ['--stream-data=preserve', '--decode-level=none'];
 /** Sits in the trailer or the xref stream's dictionary, both uncompressed, of an encrypted file. */
 const ENCRYPT_KEY = Buffer.from('/Encrypt', 'latin1');
 
@@ -36,6 +39,9 @@ export async function convertPdf(bytes: Uint8Array): Promise<Uint8Array> {
       '--object-streams=disable',
     ]);
     const plain = await readFile(path.join(dir, 'plain.pdf'));
+    if (plain.length > DOCUMENT_LIMITS.maxPdfPlainBytes) {
+      throw new DocumentRejectedError('TOO_COMPLEX', `${plain.length} bytes of objects`);
+    }
     // Encrypted streams could not be measured before decryption.
     if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(ENCRYPT_KEY)) {
       checkInflatedSize(plain);

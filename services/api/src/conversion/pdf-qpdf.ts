@@ -32,6 +32,12 @@ export function runQpdf(args: readonly string[], cwd: string): Promise<QpdfOutco
         env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
       },
       (error, _stdout, stderr) => {
+        // qpdf reports an allocation failure as an error (exit 2) or, when it happened while
+        // reading one object, as a warning (exit 3) after writing the object as null: either way
+        // the output is not the document, and the cause is its size.
+        if (/bad_alloc|out of memory/i.test(stderr)) {
+          return resolve({ kind: 'limit', reason: 'memory' });
+        }
         if (!error) return resolve({ kind: 'exit', code: 0, stderr });
         const failure = error as NodeJS.ErrnoException & { killed?: boolean; signal?: string };
         if (failure.code === 'ENOENT') return reject(error);
@@ -40,10 +46,6 @@ export function runQpdf(args: readonly string[], cwd: string): Promise<QpdfOutco
         }
         if (failure.killed || failure.signal) {
           return resolve({ kind: 'limit', reason: failure.signal ?? 'killed' });
-        }
-        // qpdf reports an allocation failure as an ordinary error (exit 2).
-        if (/bad_alloc|out of memory/i.test(stderr)) {
-          return resolve({ kind: 'limit', reason: 'memory' });
         }
         if (typeof failure.code === 'number') {
           return resolve({ kind: 'exit', code: failure.code, stderr });

@@ -134,37 +134,48 @@ export function buildPageTreeBombPdf(): Uint8Array {
 }
 
 /**
- * An object stream that inflates to `inflatedMegabytes` MB (a few real objects, then spaces),
- * holding the page tree: a parser must inflate it to find the pages.
+ * An object stream that inflates to `inflatedMegabytes` MB, holding the page tree: a parser must
+ * inflate it to find the pages. `fill`: `spaces` pads after the real objects (a parser skips
+ * them), `string` and `array` make the padding one huge object a parser must read whole.
  */
-export function buildObjectStreamBombPdf(inflatedMegabytes = 200): Uint8Array {
+export function buildObjectStreamBombPdf(
+  inflatedMegabytes = 200,
+  fill: 'spaces' | 'string' | 'array' = 'spaces',
+): Uint8Array {
   const inner = [
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
   ];
+  const size = inflatedMegabytes * 1024 * 1024;
+  if (fill === 'string') inner.push(`(${'A'.repeat(size - 8)})`);
+  if (fill === 'array') inner.push(`[${'0 '.repeat(size / 2 - 8)}]`);
   let header = '';
   let body = '';
   inner.forEach((object, i) => {
-    header += `${2 + i} ${body.length} `;
+    header += `${i < 2 ? 2 + i : 7} ${body.length} `;
     body += `${object}\n`;
   });
-  const data = Buffer.alloc(inflatedMegabytes * 1024 * 1024, 0x20);
   const head = Buffer.from(header + body, 'latin1');
+  const data = Buffer.alloc(Math.max(head.length, inflatedMegabytes * 1024 * 1024), 0x20);
   head.copy(data);
   const objStm = stream(
-    `/Type /ObjStm /N 2 /First ${header.length} /Filter /FlateDecode`,
+    `/Type /ObjStm /N ${inner.length} /First ${header.length} /Filter /FlateDecode`,
     deflateSync(data, { level: 9 }),
   );
   // A cross-reference stream: objects 2 and 3 live in object stream 6.
   const objects: PdfObject[] = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
+    // qpdf writes only what is referenced, so the array hangs off the catalog.
+    `<< /Type /Catalog /Pages 2 0 R${fill === 'spaces' ? '' : ' /PieceInfo 7 0 R'} >>`,
     'null',
     'null',
     deflatedStream('', textContent(['Inside an object stream'])),
     FONT,
     objStm,
+    'null',
   ];
-  return writeWithXrefStream(objects, { 2: [6, 0], 3: [6, 1] });
+  const inObjectStream: Record<number, [number, number]> = { 2: [6, 0], 3: [6, 1] };
+  if (fill !== 'spaces') inObjectStream[7] = [6, 2];
+  return writeWithXrefStream(objects, inObjectStream);
 }
 
 /** Like writePdf, with a cross-reference stream; `compressed` maps object → [stream, index]. */
