@@ -46,7 +46,8 @@ export async function convertPdf(bytes: Uint8Array): Promise<Uint8Array> {
     if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(ENCRYPT_KEY)) {
       checkInflatedSize(plain);
     }
-    checkPageTree(await loadPdf(plain));
+    const parsed = await loadPdf(plain);
+    await asDocumentProblem(async () => checkPageTree(parsed));
     // Draws form fields and annotation appearances into the page content (qpdf walks every page,
     // which is why the page tree is bounded first).
     await rewrite(dir, 'plain.pdf', 'flat.pdf', [
