@@ -1,6 +1,8 @@
 // After react-pdf: append the converted documents, give each its bookmark, and stamp "Page X of Y"
 // on every page (GUIDE.md §6: a react-pdf `render` prop for page numbers costs ~40 % of a render,
 // stamping them here costs a few milliseconds and also numbers the appended documents' pages).
+// An uploaded document's page has no margin we can trust (a short or wide page is full to its
+// edges), so each one grows a blank footer band below what it shows and its number goes there.
 import {
   degrees,
   PDFDict,
@@ -10,6 +12,7 @@ import {
   PDFNull,
   PDFNumber,
   PDFRef,
+  rgb,
   StandardFonts,
   type PDFFont,
   type PDFPage,
@@ -24,12 +27,18 @@ export interface PdfDocumentInput {
 const PAGE_NUMBER_SIZE = 8;
 /** Baseline of the page number above the bottom edge, inside the pages' 54 pt bottom margin. */
 const FOOTER_BASELINE = 30;
+/** Height of the band added under a document's page, and the page number's baseline in it. */
+const DOCUMENT_BAND = 24;
+const DOCUMENT_BAND_BASELINE = 9;
+/** Space kept either side of a page number on a page too narrow for it at full size. */
+const PAGE_NUMBER_SIDE_ROOM = 4;
 
 export async function assembleApplicationPdf(
   answers: Uint8Array,
   documents: readonly PdfDocumentInput[],
 ): Promise<Uint8Array> {
   const pdf = await PDFDocument.load(answers, { updateMetadata: false });
+  const answerPages = pdf.getPageCount();
 
   const bookmarks: { title: string; page: PDFRef }[] = [];
   for (const document of documents) {
@@ -40,7 +49,7 @@ export async function assembleApplicationPdf(
     bookmarks.push({ title: document.title, page: pages[0]!.ref });
   }
   appendOutlineEntries(pdf, bookmarks);
-  await stampPageNumbers(pdf);
+  await stampPageNumbers(pdf, answerPages);
   return pdf.save({ useObjectStreams: false, addDefaultPage: false });
 }
 
@@ -85,29 +94,68 @@ function appendOutlineEntries(
   outlines.set(PDFName.of('Count'), PDFNumber.of(visible + entries.length));
 }
 
-async function stampPageNumbers(pdf: PDFDocument) {
+async function stampPageNumbers(pdf: PDFDocument, answerPages: number) {
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   const pages = pdf.getPages();
   pages.forEach((page, index) => {
     const text = `Page ${index + 1} of ${pages.length}`;
-    drawFooter(page, text, font.widthOfTextAtSize(text, PAGE_NUMBER_SIZE), font);
+    const baseline = index < answerPages ? FOOTER_BASELINE : addFooterBand(page);
+    drawFooter(page, text, font, baseline);
   });
 }
 
+/** Degrees a page is turned when displayed, 0, 90, 180 or 270. */
+function rotationOf(page: PDFPage): number {
+  return (((Math.round(page.getRotation().angle / 90) * 90) % 360) + 360) % 360;
+}
+
+/**
+ * Grows the visible box of a document's page by a band along the edge shown at the bottom and
+ * paints the band white (anything drawn there was outside the page as shown before); returns the
+ * page number's baseline, measured from that edge.
+ */
+function addFooterBand(page: PDFPage): number {
+  const crop = page.getCropBox();
+  let { x, y, width, height } = crop;
+  let band: { x: number; y: number; width: number; height: number };
+  const rotation = rotationOf(page);
+  if (rotation === 90) {
+    band = { x: x + width, y, width: DOCUMENT_BAND, height };
+    width += DOCUMENT_BAND;
+  } else if (rotation === 180) {
+    band = { x, y: y + height, width, height: DOCUMENT_BAND };
+    height += DOCUMENT_BAND;
+  } else if (rotation === 270) {
+    x -= DOCUMENT_BAND;
+    band = { x, y, width: DOCUMENT_BAND, height };
+    width += DOCUMENT_BAND;
+  } else {
+    y -= DOCUMENT_BAND;
+    band = { x, y, width, height: DOCUMENT_BAND };
+    height += DOCUMENT_BAND;
+  }
+  page.setMediaBox(x, y, width, height);
+  page.setCropBox(x, y, width, height);
+  page.drawRectangle({ ...band, color: rgb(1, 1, 1), borderWidth: 0 });
+  return DOCUMENT_BAND_BASELINE;
+}
+
 /** Centred at the bottom of the page as it is displayed, whatever the page's /Rotate. */
-function drawFooter(page: PDFPage, text: string, width: number, font: PDFFont) {
-  const box = page.getMediaBox();
-  const rotation = ((page.getRotation().angle % 360) + 360) % 360;
+function drawFooter(page: PDFPage, text: string, font: PDFFont, baseline: number) {
+  const box = page.getCropBox();
+  const rotation = rotationOf(page);
+  const across = rotation === 90 || rotation === 270 ? box.height : box.width;
+  // A page narrower than the number gets a smaller number rather than one cut off.
+  const size = Math.min(
+    PAGE_NUMBER_SIZE,
+    (across - 2 * PAGE_NUMBER_SIDE_ROOM) / font.widthOfTextAtSize(text, 1),
+  );
+  if (!(size > 0)) return;
+  const width = font.widthOfTextAtSize(text, size);
   const at = (x: number, y: number, angle: number) =>
-    page.drawText(text, {
-      x: box.x + x,
-      y: box.y + y,
-      size: PAGE_NUMBER_SIZE,
-      font,
-      rotate: degrees(angle),
-    });
-  if (rotation === 90) at(box.width - FOOTER_BASELINE, box.height / 2 - width / 2, 90);
-  else if (rotation === 180) at(box.width / 2 + width / 2, box.height - FOOTER_BASELINE, 180);
-  else if (rotation === 270) at(FOOTER_BASELINE, box.height / 2 + width / 2, 270);
-  else at(box.width / 2 - width / 2, FOOTER_BASELINE, 0);
+    page.drawText(text, { x: box.x + x, y: box.y + y, size, font, rotate: degrees(angle) });
+  if (rotation === 90) at(box.width - baseline, box.height / 2 - width / 2, 90);
+  else if (rotation === 180) at(box.width / 2 + width / 2, box.height - baseline, 180);
+  else if (rotation === 270) at(baseline, box.height / 2 + width / 2, 270);
+  else at(box.width / 2 - width / 2, baseline, 0);
 }

@@ -1,24 +1,105 @@
-// pdf → checked and passed through: it must parse and must not be encrypted.
-import { EncryptedPDFError, PDFDocument } from 'pdf-lib';
-import { DocumentRejectedError } from './conversion-errors';
+// pdf → repaired, bounded and inert. The bounds that cost nothing to check come first (inflated
+// size, page tree), qpdf repairs and decrypts under hard limits, then the pages are copied into a
+// new document without scripts, actions, links, attachments or form fields.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { PDFDocument } from 'pdf-lib';
+import { DocumentRejectedError, isDocumentRejected } from './conversion-errors';
+import { DOCUMENT_LIMITS } from './limits';
+import { saveInertCopy } from './pdf-inert';
+import { measureInflatedBytes } from './pdf-inflate-budget';
+import { runQpdf, type QpdfOutcome } from './pdf-qpdf';
+import { checkPageContents, checkPageTree } from './pdf-structure';
 
-// An encryption dictionary is referenced from the trailer or the cross-reference stream, both
-// uncompressed; pdf-lib cannot parse some encrypted files at all, so look for it first.
-const ENCRYPT_KEY = Buffer.from('/Encrypt');
+/** qpdf's exit codes: 0 clean, 3 done with warnings (a repaired file), 2 failed. */
+const QPDF_OK = new Set([0, 3]);
+/**
+ * Rewrite without inflating anything but object streams (already measured). Warnings stay on:
+ * runQpdf reads them for allocation failures.
+ */
+const PRESERVE_STREAMS = ['--stream-data=preserve', '--decode-level=none'];
+/** Sits in the trailer or the xref stream's dictionary, both uncompressed, of an encrypted file. */
+const ENCRYPT_KEY = Buffer.from('/Encrypt', 'latin1');
 
 export async function convertPdf(bytes: Uint8Array): Promise<Uint8Array> {
-  if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(ENCRYPT_KEY)) {
-    throw new DocumentRejectedError('PDF_ENCRYPTED');
-  }
-  let doc: PDFDocument;
+  checkInflatedSize(bytes);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'convert-pdf-'));
   try {
-    doc = await PDFDocument.load(new Uint8Array(bytes), { updateMetadata: false });
-  } catch (error) {
-    if (error instanceof EncryptedPDFError) throw new DocumentRejectedError('PDF_ENCRYPTED');
-    throw new DocumentRejectedError('UNREADABLE', 'PDF does not parse');
+    await writeFile(path.join(dir, 'upload.pdf'), bytes, { mode: 0o600 });
+    const needsPassword = await runQpdf(['--requires-password', 'upload.pdf'], dir);
+    if (needsPassword.kind === 'exit' && needsPassword.code === 0) {
+      throw new DocumentRejectedError('PDF_ENCRYPTED');
+    }
+    // Repairs a damaged cross-reference table, removes owner-password encryption and writes
+    // every object plainly, so pdf-lib never meets an object stream or a broken xref.
+    await rewrite(dir, 'upload.pdf', 'plain.pdf', [
+      '--decrypt',
+      '--remove-restrictions',
+      '--object-streams=disable',
+    ]);
+    const plain = await readFile(path.join(dir, 'plain.pdf'));
+    if (plain.length > DOCUMENT_LIMITS.maxPdfPlainBytes) {
+      throw new DocumentRejectedError('TOO_COMPLEX', `${plain.length} bytes of objects`);
+    }
+    // Encrypted streams could not be measured before decryption.
+    if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(ENCRYPT_KEY)) {
+      checkInflatedSize(plain);
+    }
+    const parsed = await loadPdf(plain);
+    await asDocumentProblem(async () => checkPageTree(parsed));
+    // Draws form fields and annotation appearances into the page content (qpdf walks every page,
+    // which is why the page tree is bounded first).
+    await rewrite(dir, 'plain.pdf', 'flat.pdf', [
+      '--flatten-annotations=all',
+      '--generate-appearances',
+    ]);
+    return await readDocument(await readFile(path.join(dir, 'flat.pdf')));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
-  // pdf-lib only notices an /Encrypt entry in the trailer; check it explicitly too.
-  if (doc.isEncrypted) throw new DocumentRejectedError('PDF_ENCRYPTED');
-  if (doc.getPageCount() === 0) throw new DocumentRejectedError('UNREADABLE', 'PDF without pages');
-  return bytes;
+}
+
+function checkInflatedSize(bytes: Uint8Array) {
+  const inflated = measureInflatedBytes(bytes, DOCUMENT_LIMITS.maxPdfInflatedBytes);
+  if (inflated > DOCUMENT_LIMITS.maxPdfInflatedBytes) {
+    throw new DocumentRejectedError('TOO_COMPLEX', `streams inflate past ${inflated} bytes`);
+  }
+}
+
+async function rewrite(dir: string, input: string, output: string, args: readonly string[]) {
+  judgeQpdf(await runQpdf([...args, ...PRESERVE_STREAMS, input, output], dir));
+}
+
+/** Whatever qpdf could not do with the bytes is the document's problem, never a retry. */
+function judgeQpdf(outcome: QpdfOutcome) {
+  if (outcome.kind === 'limit') {
+    throw new DocumentRejectedError('TOO_COMPLEX', `qpdf stopped: ${outcome.reason}`);
+  }
+  if (QPDF_OK.has(outcome.code)) return;
+  if (/invalid password/i.test(outcome.stderr)) throw new DocumentRejectedError('PDF_ENCRYPTED');
+  throw new DocumentRejectedError('UNREADABLE', `qpdf: ${outcome.stderr.trim().slice(0, 300)}`);
+}
+
+async function loadPdf(bytes: Uint8Array): Promise<PDFDocument> {
+  return asDocumentProblem(() => PDFDocument.load(bytes, { updateMetadata: false }));
+}
+
+async function readDocument(bytes: Uint8Array): Promise<Uint8Array> {
+  const doc = await loadPdf(bytes);
+  return asDocumentProblem(async () => {
+    checkPageTree(doc);
+    checkPageContents(doc);
+    return saveInertCopy(doc);
+  });
+}
+
+/** A parser exception is about these bytes: it would fail the same way on every retry. */
+async function asDocumentProblem<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isDocumentRejected(error)) throw error;
+    throw new DocumentRejectedError('UNREADABLE', `pdf-lib: ${(error as Error).message}`);
+  }
 }

@@ -17,6 +17,12 @@ export const DOCUMENT_LIMITS = {
   maxPageSidePoints: MAX_PAGE_SIDE_INCHES * 72,
   /** Bytes all of a PDF's streams may inflate to, together (an object-stream bomb inflates to ~900 MB). */
   maxPdfInflatedBytes: 64 * 1024 * 1024,
+  /**
+   * Bytes of a PDF once rewritten with every object uncompressed (object streams unpacked), which
+   * pdf-lib then parses whole: it parses about 1 MB of small objects a second and 40 MB took 43 s
+   * and 900 MB, so the objects an object stream holds are bounded far below the inflate budget.
+   */
+  maxPdfPlainBytes: 4 * 1024 * 1024,
 } as const;
 
 /**

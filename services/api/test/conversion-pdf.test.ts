@@ -1,0 +1,300 @@
+// Uploaded PDFs, built object by object in test/support/pdf-builder.ts: damaged ones are repaired
+// by qpdf, owner-password ones opened, hostile ones refused with their own message before anything
+// expensive, and what is stored carries nothing a viewer could run.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFStream, type PDFObject } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DOCUMENT_MESSAGES, type ApplicationPdfResponse } from '@admissions/api-contract';
+import { checkUpload } from '../src/conversion/convert-document';
+import { convertPdf } from '../src/conversion/convert-pdf';
+import { DocumentRejectedError } from '../src/conversion/conversion-errors';
+import { DOCUMENT_LIMITS } from '../src/conversion/limits';
+import {
+  buildActivePdf,
+  buildLargeImagePdf,
+  buildManyPagePdf,
+  buildObjectStreamBombPdf,
+  buildPageSizePdf,
+  buildPageTreeBombPdf,
+  buildTextPdf,
+  encryptWithQpdf,
+} from './support/pdf-builder';
+import { pdfPageCount, pdfText } from './support/pdf-inspect';
+import { createUploadClient } from './support/upload-client';
+import {
+  availableDrivers,
+  createTestRuntime,
+  registerApplicant,
+  type TestRuntime,
+} from './support/test-runtime';
+
+/** What the conversion job does with an upload named .pdf. */
+async function convert(bytes: Uint8Array): Promise<Uint8Array> {
+  expect(checkUpload({ bytes, fileName: 'upload.pdf' })).toBe('pdf');
+  return convertPdf(bytes);
+}
+
+async function rejection(bytes: Uint8Array): Promise<DocumentRejectedError> {
+  try {
+    await convert(bytes);
+  } catch (error) {
+    if (error instanceof DocumentRejectedError) return error;
+    throw error;
+  }
+  throw new Error('expected the document to be rejected');
+}
+
+function withFile<T>(pdf: Uint8Array, run: (file: string) => T): T {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conversion-pdf-'));
+  try {
+    const file = path.join(dir, 'in.pdf');
+    writeFileSync(file, pdf);
+    return run(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** qpdf --check: 0 is a clean file, 3 one qpdf had to repair, 2 one it cannot read. */
+function qpdfCheck(pdf: Uint8Array): number {
+  return withFile(pdf, (file) => spawnSync('qpdf', ['--check', file]).status ?? -1);
+}
+
+/** Every object of the file, streams uncompressed, as text (qpdf's QDF form). */
+function qdfText(pdf: Uint8Array): string {
+  return withFile(pdf, (file) =>
+    execFileSync('qpdf', ['--qdf', '--object-streams=disable', file, '-']).toString('latin1'),
+  );
+}
+
+describe('uploaded PDF: damaged and encrypted', () => {
+  it.each([
+    [
+      'garbage after %PDF-',
+      '%PDF-1.7\nThis is not a PDF: a note somebody renamed statement.pdf.\n',
+    ],
+    [
+      // pdf-lib parses it, then throws from getPageCount() (which used to sit outside the try,
+      // so the job was retried and the applicant told to try again in a few minutes).
+      'a catalog whose page tree is missing',
+      '%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
+    ],
+  ])('refuses %s as damaged: the document, not a retry', async (_label, source) => {
+    const error = await rejection(Buffer.from(source, 'latin1'));
+    expect(error.code).toBe('UNREADABLE');
+    expect(error.userMessage).toBe(DOCUMENT_MESSAGES.unreadable);
+  });
+
+  it.each([
+    ['whose xref offsets are all wrong', 'wrong-offsets' as const],
+    ['without an xref table', 'missing' as const],
+  ])('repairs a PDF %s with qpdf and stores the repaired file', async (_label, damage) => {
+    const damaged = buildTextPdf(['Transcript of records, repaired'], { damage });
+    expect(qpdfCheck(damaged)).toBe(3);
+    const pdf = await convert(damaged);
+    expect(qpdfCheck(pdf)).toBe(0);
+    expect(pdfText(pdf)).toContain('Transcript of records, repaired');
+  });
+
+  it('accepts an owner-password-only PDF with its restrictions removed', async () => {
+    const locked = encryptWithQpdf(buildTextPdf(['Owner password only']), '');
+    const pdf = await convert(locked);
+    expect(pdfText(pdf)).toContain('Owner password only');
+    const encryption = withFile(pdf, (file) =>
+      execFileSync('qpdf', ['--show-encryption', file]).toString('utf8'),
+    );
+    expect(encryption).toContain('File is not encrypted');
+  });
+
+  it('refuses a PDF that needs a password to open', async () => {
+    const error = await rejection(encryptWithQpdf(buildTextPdf(['Secret']), 'open sesame'));
+    expect(error.code).toBe('PDF_ENCRYPTED');
+    expect(error.userMessage).toBe(DOCUMENT_MESSAGES.pdfEncrypted);
+  });
+});
+
+describe('uploaded PDF: bounds', () => {
+  it(`accepts ${DOCUMENT_LIMITS.maxPages} pages and refuses one more`, async () => {
+    const pdf = await convert(buildManyPagePdf(DOCUMENT_LIMITS.maxPages));
+    expect(pdfPageCount(pdf)).toBe(DOCUMENT_LIMITS.maxPages);
+    const error = await rejection(buildManyPagePdf(DOCUMENT_LIMITS.maxPages + 1));
+    expect(error.code).toBe('TOO_MANY_PAGES');
+    expect(error.userMessage).toBe(DOCUMENT_MESSAGES.tooManyPages);
+  });
+
+  it('refuses a page tree that points at one page 40,000 times, quickly', async () => {
+    const bomb = buildPageTreeBombPdf();
+    expect(bomb.length).toBeLessThan(1_048_576);
+    const started = performance.now();
+    const error = await rejection(bomb);
+    expect(error.code).toBe('TOO_COMPLEX');
+    expect(error.userMessage).toBe(DOCUMENT_MESSAGES.tooComplex);
+    // Generous: appending these pages took 37 s; refusing them takes a fraction of a second.
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it('refuses an object stream that inflates to 200 MB', async () => {
+    const bomb = buildObjectStreamBombPdf(200);
+    expect(bomb.length).toBeLessThan(1_048_576);
+    const error = await rejection(bomb);
+    expect(error.code).toBe('TOO_COMPLEX');
+    expect(error.userMessage).toBe(DOCUMENT_MESSAGES.tooComplex);
+  });
+
+  it('refuses an object stream holding 6 MB of object data for pdf-lib to parse', async () => {
+    // Well inside the inflate budget, but pdf-lib parses about 1 MB of small objects a second.
+    const bomb = buildObjectStreamBombPdf(6, 'string');
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    const error = await rejection(bomb);
+    expect(error.code).toBe('TOO_COMPLEX');
+    expect(error.userMessage).toBe(DOCUMENT_MESSAGES.tooComplex);
+  });
+
+  it("refuses an array of 3 million numbers at qpdf's memory ceiling instead of storing it half read", async () => {
+    // qpdf runs out of its 512 MB reading it and, left alone, writes the object as null and
+    // exits "with warnings".
+    const error = await rejection(buildObjectStreamBombPdf(6, 'array'));
+    expect(error.code).toBe('TOO_COMPLEX');
+    expect(error.detail).toBe('qpdf stopped: memory');
+    expect(error.userMessage).toBe(DOCUMENT_MESSAGES.tooComplex);
+  });
+
+  it('refuses a 7070×7070 image XObject and a page over 200 inches a side', async () => {
+    for (const pdf of [buildLargeImagePdf(7070, 7070), buildPageSizePdf(612, 14_472)]) {
+      const error = await rejection(pdf);
+      expect(error.code).toBe('IMAGE_TOO_LARGE');
+      expect(error.userMessage).toBe(DOCUMENT_MESSAGES.imageTooLarge);
+    }
+    // The same page with a 5000×5000 image is fine.
+    expect(pdfPageCount(await convert(buildLargeImagePdf(5000, 5000)))).toBe(1);
+  });
+});
+
+describe('uploaded PDF: nothing active is stored', () => {
+  it('drops JavaScript, actions, links, attachments and XFA, and flattens form fields', async () => {
+    const source = buildActivePdf();
+    // The source really carries all of it.
+    const before = qdfText(source);
+    for (const marker of ['/JavaScript', '/Launch', '/URI', '/EmbeddedFile', '/XFA', '/Widget']) {
+      expect(before).toContain(marker);
+    }
+
+    const pdf = await convert(source);
+
+    const text = pdfText(pdf);
+    expect(text).toContain('Visible statement text stays');
+    // The field's value is now drawn into the page, not a field any more.
+    expect(text).toContain('Field value Ada');
+
+    const stored = qdfText(pdf);
+    for (const marker of [
+      '/JavaScript',
+      '/JS',
+      'app.alert',
+      '/OpenAction',
+      '/AA',
+      '/Launch',
+      'cmd.exe',
+      '/URI',
+      'attacker.invalid',
+      '/SubmitForm',
+      '/EmbeddedFile',
+      '/FileAttachment',
+      'payload.exe',
+      'MZ pretend',
+      '/XFA',
+      'xdp:xdp',
+      '/AcroForm',
+      '/Annots',
+      '/Widget',
+    ]) {
+      expect(stored, marker).not.toContain(marker);
+    }
+
+    // Walked with pdf-lib: no dictionary anywhere is an action, an annotation or a file.
+    const doc = await PDFDocument.load(pdf);
+    expect(doc.catalog.get(PDFName.of('Names'))).toBeUndefined();
+    const kinds = new Set<string>();
+    const visit = (object: PDFObject | undefined) => {
+      const dict = object instanceof PDFStream ? object.dict : object;
+      if (dict instanceof PDFDict) {
+        for (const key of ['Type', 'S', 'Subtype']) {
+          const value = dict.get(PDFName.of(key));
+          if (value instanceof PDFName) kinds.add(value.decodeText());
+        }
+        for (const value of dict.values()) visit(value);
+      } else if (dict instanceof PDFArray) {
+        dict.asArray().forEach(visit);
+      }
+    };
+    for (const [, object] of doc.context.enumerateIndirectObjects()) visit(object);
+    for (const kind of ['Action', 'Annot', 'Filespec', 'EmbeddedFile', 'JavaScript', 'Launch']) {
+      expect(kinds.has(kind), kind).toBe(false);
+    }
+  });
+});
+
+describe.each(availableDrivers())('PDF uploads through the API on %s', (driver) => {
+  const DOC = 'personal_statement_doc';
+  let t: TestRuntime;
+  let client: ReturnType<typeof createUploadClient>;
+  let counter = 0;
+
+  beforeAll(async () => {
+    t = await createTestRuntime(driver);
+    client = createUploadClient(t);
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function freshApplicant() {
+    const jar = await registerApplicant(t, `pdf${++counter}.${driver}@example.org`);
+    const tab = await client.api(jar, 'PUT', '/api/tabs', {
+      tab_id: 'personal_statement',
+      chosen_tab: 'upload',
+    });
+    expect(tab.statusCode).toBe(200);
+    return jar;
+  }
+
+  it('fails a PDF pdf-lib throws on with the damaged-file message at once, not "try again"', async () => {
+    const jar = await freshApplicant();
+    const broken = Buffer.from(
+      '%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
+      'latin1',
+    );
+    await client.upload(jar, DOC, 'statement.pdf', broken);
+    expect(await client.waitForResult(jar, DOC, 15_000)).toEqual({
+      status: 'FAILED',
+      message: DOCUMENT_MESSAGES.unreadable,
+    });
+  });
+
+  it('puts an uploaded PDF into the application PDF without its scripts, links or files', async () => {
+    const jar = await freshApplicant();
+    await client.upload(jar, DOC, 'statement.pdf', buildActivePdf());
+    expect((await client.waitForResult(jar, DOC)).status).toBe('COMPLETED');
+
+    const deadline = Date.now() + 30_000;
+    let done: ApplicationPdfResponse;
+    for (;;) {
+      done = (await client.api(jar, 'GET', '/api/pdf')).json() as ApplicationPdfResponse;
+      if (done.status !== 'UNPROCESSED' && done.status !== 'IN_PROGRESS') break;
+      if (Date.now() > deadline) throw new Error(`application PDF still ${done.status}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(done.status).toBe('COMPLETED');
+    const download = await t.request({ method: 'GET', url: done.url, cookies: jar });
+    expect(download.statusCode).toBe(200);
+    const pdf = download.rawPayload;
+    expect(pdfText(pdf)).toContain('Visible statement text stays');
+    const stored = qdfText(pdf);
+    for (const marker of ['/JavaScript', 'app.alert', '/Launch', '/URI', '/EmbeddedFile']) {
+      expect(stored, marker).not.toContain(marker);
+    }
+  });
+});
