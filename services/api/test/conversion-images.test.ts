@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { DOCUMENT_MESSAGES } from '@admissions/api-contract';
 import { DocumentRejectedError } from '../src/conversion/conversion-errors';
 import { canPassPngThrough, convertJpeg, convertPng } from '../src/conversion/convert-image';
+import { buildYcckJpeg } from './support/jpeg-ycck';
 import { compareImages, rawPixels, renderPlacedImage, type Rgb } from './support/image-compare';
 import {
   encodePng,
@@ -196,6 +197,18 @@ describe('PNG conversion looks like its source', () => {
     expect(canPassPngThrough(encodePng(linear))).toBe(false);
   });
 
+  it('shows a PNG with an ICC profile in sRGB (a Display P3 red stays pure red)', async () => {
+    const red = { width: 6, height: 4, channels: 3 as const, background: { r: 255, g: 0, b: 0 } };
+    const p3 = await sharp({ create: red }).withIccProfile('p3').png().toBuffer();
+    // Its stored samples are not sRGB red: passed through, they would show a duller red.
+    const stored = await sharp(p3, { ignoreIcc: true }).raw().toBuffer();
+    expect([...stored.subarray(0, 3)]).not.toEqual([255, 0, 0]);
+    expect(canPassPngThrough(p3)).toBe(false);
+    const shown = renderPlacedImage(await convertPng(p3), 6, 4);
+    const difference = compareImages(shown, () => [255, 0, 0], PNG_TOLERANCE);
+    expect(difference.examples).toEqual([]);
+  });
+
   it('passes an 8-bit grey or RGB PNG through, its data split over several IDAT chunks', async () => {
     for (const colorType of [0, 2] as const) {
       const spec = { ...specFor(colorType, 8, 33, 17, false), idatChunks: 3 };
@@ -302,6 +315,18 @@ describe('JPEG conversion looks like its source', () => {
     ['Adobe CMYK (inverted)', () => photo().toColourspace('cmyk').jpeg({ quality: 90 })],
   ])('%s', async (_, build) => {
     await expectJpegLooksRight(await build().toBuffer());
+  });
+
+  it('YCCK (Adobe transform 2)', async () => {
+    const { width, height } = JPEG_SIZE;
+    const ycck = await buildYcckJpeg(width, height, [
+      (x) => 40 + x * 4,
+      (_, y) => 90 + y * 3,
+      (x, y) => (x < 12 && y < 8 ? 230 : 128),
+      (x, y) => (x > 30 && y > 15 ? 160 : 255),
+    ]);
+    expect((await sharp(ycck).metadata()).channels).toBe(4);
+    await expectJpegLooksRight(ycck);
   });
 
   it('shows a CMYK JPEG in its colours (the red marker stays red)', async () => {
