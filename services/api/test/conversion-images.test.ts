@@ -317,6 +317,18 @@ describe('JPEG conversion looks like its source', () => {
     await expectJpegLooksRight(await build().toBuffer());
   });
 
+  it('shows a Display P3 JPEG (as phones write them) in its colours, its bytes passed through', async () => {
+    const red = { ...JPEG_SIZE, channels: 3 as const, background: { r: 255, g: 0, b: 0 } };
+    const p3 = await sharp({ create: red }).withIccProfile('p3').jpeg({ quality: 95 }).toBuffer();
+    const stored = await sharp(p3, { ignoreIcc: true }).raw().toBuffer();
+    expect(stored[1]).toBeGreaterThan(30); // as plain sRGB its samples are a duller red
+    const pdf = await convertJpeg(p3);
+    expect(Buffer.from(pdf).includes(p3)).toBe(true);
+    const shown = await expectJpegLooksRight(p3);
+    const [r, g, b] = shown[10]![10]!;
+    expect([r > 240, g < 20, b < 20]).toEqual([true, true, true]);
+  });
+
   it('YCCK (Adobe transform 2)', async () => {
     const { width, height } = JPEG_SIZE;
     const ycck = await buildYcckJpeg(width, height, [

@@ -7,6 +7,7 @@
 // Both converters stay pure (bytes in, PDF bytes out) so a sandboxed worker can run them.
 import {
   PDFDocument,
+  PDFName,
   PDFNumber,
   concatTransformationMatrix,
   drawObject,
@@ -14,8 +15,7 @@ import {
   pushGraphicsState,
   type PDFRef,
 } from 'pdf-lib';
-import { DocumentRejectedError } from './conversion-errors';
-import { isPassThroughJpeg, readJpeg } from './image-jpeg';
+import { iccProfileFor, isPassThroughJpeg, readJpeg, type JpegInfo } from './image-jpeg';
 import { orientationMatrix, swapsSides } from './image-orientation';
 import {
   checkImageData,
@@ -59,6 +59,33 @@ function embedPngData(doc: PDFDocument, png: PngInfo): PDFRef {
   return doc.context.register(stream);
 }
 
+/**
+ * Registers JPEG bytes as a DCTDecode image XObject. An embedded ICC profile goes with them as an
+ * ICCBased colour space, so a viewer shows the colours the camera meant (a phone's Display P3).
+ */
+function embedJpegData(doc: PDFDocument, bytes: Uint8Array, jpeg: JpegInfo): PDFRef {
+  const device = PDFName.of(jpeg.components === 1 ? 'DeviceGray' : 'DeviceRGB');
+  const profile = iccProfileFor(jpeg);
+  const colorSpace = profile
+    ? doc.context.obj([
+        PDFName.of('ICCBased'),
+        doc.context.register(
+          doc.context.flateStream(profile, { N: jpeg.components, Alternate: device }),
+        ),
+      ])
+    : device;
+  const stream = doc.context.stream(bytes, {
+    Type: 'XObject',
+    Subtype: 'Image',
+    Width: jpeg.width,
+    Height: jpeg.height,
+    ColorSpace: colorSpace,
+    BitsPerComponent: 8,
+    Filter: 'DCTDecode',
+  });
+  return doc.context.register(stream);
+}
+
 async function placeOnPage(
   doc: PDFDocument,
   image: PDFRef,
@@ -87,31 +114,21 @@ async function placeOnPage(
   return doc.save({ useObjectStreams: false });
 }
 
-/** pdf-lib reads through the underlying ArrayBuffer from offset 0, so a pooled Buffer slice fails. */
-function ownBytes(bytes: Uint8Array): Uint8Array {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-    ? bytes
-    : new Uint8Array(bytes);
-}
-
 export async function convertJpeg(bytes: Uint8Array): Promise<Uint8Array> {
   const jpeg = readJpeg(bytes);
   checkImagePixels(jpeg.width, jpeg.height);
-  let shown: Uint8Array;
+  let shown: { bytes: Uint8Array; info: JpegInfo };
   if (isPassThroughJpeg(jpeg)) {
     await checkJpegDecodes(bytes, jpeg.width);
-    shown = bytes;
+    shown = { bytes, info: jpeg };
   } else {
-    shown = await decodeToPlainJpeg(bytes);
+    const plain = await decodeToPlainJpeg(bytes);
+    shown = { bytes: plain, info: readJpeg(plain) };
+    // libvips wrote it for us: anything but a plain sRGB JPEG is a bug, not the upload.
+    if (!isPassThroughJpeg(shown.info)) throw new Error('libvips did not write a plain JPEG');
   }
   const doc = await PDFDocument.create();
-  let image;
-  try {
-    image = await doc.embedJpg(ownBytes(shown));
-  } catch {
-    throw new DocumentRejectedError('UNREADABLE', 'JPEG not embeddable');
-  }
-  return placeOnPage(doc, image.ref, jpeg, jpeg.orientation);
+  return placeOnPage(doc, embedJpegData(doc, shown.bytes, shown.info), jpeg, jpeg.orientation);
 }
 
 export async function convertPng(bytes: Uint8Array): Promise<Uint8Array> {
