@@ -190,6 +190,8 @@ describe('PNG conversion looks like its source', () => {
       colorType: 4,
       pixel: (x) => [...ramp(x), x * 8],
     });
+    // 16-bit linear darks: distinct on screen (0…52), though they would all be 0–7 in 8 bits.
+    await expectPngLooksRight({ ...linear, bitDepth: 16, pixel: (x) => [x * 64] });
     // 1/2.2 is the display's own gamma, and sRGB makes a viewer ignore gAMA.
     await expectPngLooksRight({ ...linear, gamma: 0.45455 });
     await expectPngLooksRight({ ...linear, srgb: true });

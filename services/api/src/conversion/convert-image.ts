@@ -139,6 +139,7 @@ export async function convertPng(bytes: Uint8Array): Promise<Uint8Array> {
     const plain = await decodeToPlainPng(bytes, {
       grey: png.colorType === 0 || png.colorType === 4,
       gamma: gammaThatMatters(png),
+      sixteenBit: png.bitDepth === 16,
     });
     shown = readPng(plain);
     // libvips wrote it for us: anything but a plain 8-bit grey/RGB PNG is a bug, not the upload.
