@@ -17,6 +17,10 @@ export interface DecodeOptions {
   sixteenBit: boolean;
 }
 
+// No upload is decoded twice, so libvips' operation cache (up to 50 MB by default) would only
+// hold on to the last applicant's pixels in a long-lived converter process.
+sharp.cache(false);
+
 /** PNG zlib level for the re-encoded pixels: 3 is ~2× faster than 6 for a few % more bytes. */
 const COMPRESSION_LEVEL = 3;
 
