@@ -380,6 +380,16 @@ describe('JPEG conversion looks like its source', () => {
     expect(g).toBeLessThan(90);
   });
 
+  it('turns a decoded (CMYK) JPEG upright by the orientation of its source', async () => {
+    const cmyk = await photo()
+      .toColourspace('cmyk')
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    const shown = await expectJpegLooksRight(cmyk);
+    expect([shown[0]!.length, shown.length]).toEqual([JPEG_SIZE.height, JPEG_SIZE.width]);
+  });
+
   it('refuses a JPEG whose header claims more pixels than the limit, before decoding', async () => {
     const jpeg = Buffer.from(await photo().jpeg().toBuffer());
     // Patch the frame header (SOF0) to 6000×5000 = 30 MP.

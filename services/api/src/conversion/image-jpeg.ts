@@ -24,6 +24,8 @@ export interface JpegInfo {
 const unreadable = (detail: string) => new DocumentRejectedError('UNREADABLE', detail);
 
 export function readJpeg(jpeg: Uint8Array): JpegInfo {
+  // Only a JPEG reaches libvips as one: it picks its loader by content, not by our say-so.
+  if (jpeg[0] !== 0xff || jpeg[1] !== 0xd8) throw unreadable('not a JPEG start of image');
   const dv = new DataView(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength);
   let adobeTransform: number | null = null;
   const iccParts = new Map<number, Uint8Array>();
