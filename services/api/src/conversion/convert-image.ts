@@ -1,9 +1,13 @@
 // png/jpeg → one-page PDF with pdf-lib, upright by EXIF orientation and fitted to a Letter page.
-// JPEG bytes pass straight into the PDF (DCTDecode). An 8-bit, non-interlaced PNG without alpha
-// or transparency passes its IDAT data straight through as a FlateDecode stream with the PNG
-// predictor: lossless and ~50× faster than embedPng (GUIDE §6). Anything else uses embedPng.
+// What a PDF viewer shows exactly as stored is passed through: a baseline/progressive 8-bit grey or
+// YCbCr JPEG as DCTDecode, and an 8-bit, one-pass grey or RGB PNG without transparency or a gamma
+// to apply as its own IDAT data in a FlateDecode stream with the PNG predictor (lossless, ~50×
+// faster than embedPng, GUIDE §6). Everything else is decoded by libvips (image-pixels.ts): PNGs
+// into 8-bit pixels on white embedded losslessly the same way, JPEGs re-encoded as YCbCr JPEG.
+// Both converters stay pure (bytes in, PDF bytes out) so a sandboxed worker can run them.
 import {
   PDFDocument,
+  PDFName,
   PDFNumber,
   concatTransformationMatrix,
   drawObject,
@@ -11,89 +15,25 @@ import {
   pushGraphicsState,
   type PDFRef,
 } from 'pdf-lib';
-import { DocumentRejectedError } from './conversion-errors';
+import { iccProfileFor, isPassThroughJpeg, readJpeg, type JpegInfo } from './image-jpeg';
+import { orientationMatrix, swapsSides } from './image-orientation';
 import {
-  orientationMatrix,
-  readJpegOrientation,
-  readTiffOrientation,
-  swapsSides,
-} from './image-orientation';
+  checkImageData,
+  checkImagePixels,
+  gammaThatMatters,
+  isPassThroughPng,
+  readPng,
+  type PngInfo,
+} from './image-png';
+import { checkJpegDecodes, decodeToPlainJpeg, decodeToPlainPng } from './image-pixels';
+
+export { readPng } from './image-png';
 
 const PAGE = { width: 612, height: 792, margin: 36 };
-/** Decoded pixels we accept (a 1 MB file cannot honestly need more; a decompression bomb does). */
-const MAX_PIXELS = 50_000_000;
 
-interface PngInfo {
-  width: number;
-  height: number;
-  bitDepth: number;
-  colorType: number;
-  interlace: number;
-  hasTransparency: boolean;
-  orientation: number;
-  idat: Uint8Array[];
-}
-
-export function readPng(bytes: Uint8Array): PngInfo {
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const info: PngInfo = {
-    width: 0,
-    height: 0,
-    bitDepth: 0,
-    colorType: 0,
-    interlace: 0,
-    hasTransparency: false,
-    orientation: 1,
-    idat: [],
-  };
-  let at = 8;
-  while (at + 8 <= bytes.length) {
-    const length = dv.getUint32(at);
-    const type = String.fromCharCode(...bytes.subarray(at + 4, at + 8));
-    const data = bytes.subarray(at + 8, at + 8 + length);
-    if (data.length !== length) throw new DocumentRejectedError('UNREADABLE', 'truncated PNG');
-    if (type === 'IHDR') {
-      info.width = dv.getUint32(at + 8);
-      info.height = dv.getUint32(at + 12);
-      info.bitDepth = bytes[at + 16]!;
-      info.colorType = bytes[at + 17]!;
-      info.interlace = bytes[at + 20]!;
-    } else if (type === 'IDAT') info.idat.push(data);
-    else if (type === 'tRNS') info.hasTransparency = true;
-    else if (type === 'eXIf') info.orientation = readTiffOrientation(data);
-    else if (type === 'IEND') break;
-    at += 12 + length;
-  }
-  if (!info.width || !info.height || info.idat.length === 0) {
-    throw new DocumentRejectedError('UNREADABLE', 'PNG without header or image data');
-  }
-  return info;
-}
-
-function readJpegSize(jpeg: Uint8Array): { width: number; height: number } {
-  const dv = new DataView(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength);
-  let at = 2;
-  while (at + 9 <= jpeg.length) {
-    if (jpeg[at] !== 0xff) break;
-    const marker = jpeg[at + 1]!;
-    if (marker === 0xff) {
-      at += 1;
-      continue;
-    }
-    const length = dv.getUint16(at + 2);
-    // SOF0–SOF15 except DHT (C4), JPG (C8) and DAC (CC).
-    if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) {
-      return { height: dv.getUint16(at + 5), width: dv.getUint16(at + 7) };
-    }
-    at += 2 + length;
-  }
-  throw new DocumentRejectedError('UNREADABLE', 'JPEG without a frame header');
-}
-
-/** Registers the PNG's own compressed data as an image XObject, or null when it cannot. */
-function embedPngDirect(doc: PDFDocument, png: PngInfo): PDFRef | null {
-  const colors = png.colorType === 2 ? 3 : png.colorType === 0 ? 1 : 0;
-  if (!colors || png.bitDepth !== 8 || png.interlace !== 0 || png.hasTransparency) return null;
+/** Registers an 8-bit grey/RGB, one-pass PNG's compressed data as an image XObject. */
+function embedPngData(doc: PDFDocument, png: PngInfo): PDFRef {
+  const colors = png.colorType === 2 ? 3 : 1;
   const total = png.idat.reduce((n, c) => n + c.length, 0);
   const data = new Uint8Array(total);
   let offset = 0;
@@ -115,6 +55,33 @@ function embedPngDirect(doc: PDFDocument, png: PngInfo): PDFRef | null {
       BitsPerComponent: PDFNumber.of(8),
       Columns: PDFNumber.of(png.width),
     }),
+  });
+  return doc.context.register(stream);
+}
+
+/**
+ * Registers JPEG bytes as a DCTDecode image XObject. An embedded ICC profile goes with them as an
+ * ICCBased colour space, so a viewer shows the colours the camera meant (a phone's Display P3).
+ */
+function embedJpegData(doc: PDFDocument, bytes: Uint8Array, jpeg: JpegInfo): PDFRef {
+  const device = PDFName.of(jpeg.components === 1 ? 'DeviceGray' : 'DeviceRGB');
+  const profile = iccProfileFor(jpeg);
+  const colorSpace = profile
+    ? doc.context.obj([
+        PDFName.of('ICCBased'),
+        doc.context.register(
+          doc.context.flateStream(profile, { N: jpeg.components, Alternate: device }),
+        ),
+      ])
+    : device;
+  const stream = doc.context.stream(bytes, {
+    Type: 'XObject',
+    Subtype: 'Image',
+    Width: jpeg.width,
+    Height: jpeg.height,
+    ColorSpace: colorSpace,
+    BitsPerComponent: 8,
+    Filter: 'DCTDecode',
   });
   return doc.context.register(stream);
 }
@@ -147,53 +114,42 @@ async function placeOnPage(
   return doc.save({ useObjectStreams: false });
 }
 
-/** pdf-lib reads through the underlying ArrayBuffer from offset 0, so a pooled Buffer slice fails. */
-function ownBytes(bytes: Uint8Array): Uint8Array {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-    ? bytes
-    : new Uint8Array(bytes);
-}
-
-function checkPixels(width: number, height: number) {
-  if (width * height > MAX_PIXELS)
-    throw new DocumentRejectedError('TOO_COMPLEX', 'too many pixels');
-}
-
 export async function convertJpeg(bytes: Uint8Array): Promise<Uint8Array> {
-  const size = readJpegSize(bytes);
-  checkPixels(size.width, size.height);
-  const doc = await PDFDocument.create();
-  let image;
-  try {
-    image = await doc.embedJpg(ownBytes(bytes));
-  } catch {
-    throw new DocumentRejectedError('UNREADABLE', 'JPEG not embeddable');
+  const jpeg = readJpeg(bytes);
+  checkImagePixels(jpeg.width, jpeg.height);
+  let shown: { bytes: Uint8Array; info: JpegInfo };
+  if (isPassThroughJpeg(jpeg)) {
+    await checkJpegDecodes(bytes, jpeg.width);
+    shown = { bytes, info: jpeg };
+  } else {
+    const plain = await decodeToPlainJpeg(bytes);
+    shown = { bytes: plain, info: readJpeg(plain) };
+    // libvips wrote it for us: anything but a plain sRGB JPEG is a bug, not the upload.
+    if (!isPassThroughJpeg(shown.info)) throw new Error('libvips did not write a plain JPEG');
   }
-  return placeOnPage(doc, image.ref, size, readJpegOrientation(bytes));
+  const doc = await PDFDocument.create();
+  return placeOnPage(doc, embedJpegData(doc, shown.bytes, shown.info), jpeg, jpeg.orientation);
 }
 
 export async function convertPng(bytes: Uint8Array): Promise<Uint8Array> {
   const png = readPng(bytes);
-  checkPixels(png.width, png.height);
-  const doc = await PDFDocument.create();
-  let ref = embedPngDirect(doc, png);
-  if (!ref) {
-    try {
-      ref = (await doc.embedPng(ownBytes(bytes))).ref;
-    } catch {
-      throw new DocumentRejectedError('UNREADABLE', 'PNG not decodable');
-    }
+  await checkImageData(png);
+  let shown = png;
+  if (!isPassThroughPng(png)) {
+    const plain = await decodeToPlainPng(bytes, {
+      grey: png.colorType === 0 || png.colorType === 4,
+      gamma: gammaThatMatters(png),
+      sixteenBit: png.bitDepth === 16,
+    });
+    shown = readPng(plain);
+    // libvips wrote it for us: anything but a plain 8-bit grey/RGB PNG is a bug, not the upload.
+    if (!isPassThroughPng(shown)) throw new Error('libvips did not write a plain 8-bit PNG');
   }
-  return placeOnPage(doc, ref, png, png.orientation);
+  const doc = await PDFDocument.create();
+  return placeOnPage(doc, embedPngData(doc, shown), png, png.orientation);
 }
 
-// Exposed for tests: which path a PNG takes.
+/** Which path a PNG takes (header only): its own data, or decoded by libvips. */
 export function canPassPngThrough(bytes: Uint8Array): boolean {
-  const png = readPng(bytes);
-  return (
-    (png.colorType === 2 || png.colorType === 0) &&
-    png.bitDepth === 8 &&
-    png.interlace === 0 &&
-    !png.hasTransparency
-  );
+  return isPassThroughPng(readPng(bytes));
 }
