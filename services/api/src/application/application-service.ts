@@ -13,11 +13,7 @@ import {
   type AnswerPatchProblem,
   type PartnerConfig,
 } from '@admissions/form';
-import {
-  MESSAGES,
-  formatSubmitWhileConverting,
-  type WebStatus,
-} from '@admissions/api-contract';
+import { MESSAGES, formatSubmitWhileConverting, type WebStatus } from '@admissions/api-contract';
 import type { Db } from '../db/connect';
 import { applications, documentConversions, temporaryAnswers } from '../db/schema';
 import { AppError } from '../lib/app-error';

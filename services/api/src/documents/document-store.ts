@@ -47,7 +47,12 @@ export function createDocumentStore(db: Db) {
   };
 
   /** Ends a conversion that finished after its application was submitted; nothing else moves. */
-  const endFrozen = (tx: Db, row: Pick<ConversionRow, 'userId' | 'answerKey' | 'token'>, message: string, now: Date) =>
+  const endFrozen = (
+    tx: Db,
+    row: Pick<ConversionRow, 'userId' | 'answerKey' | 'token'>,
+    message: string,
+    now: Date,
+  ) =>
     tx
       .update(documentConversions)
       .set({ status: 'FAILED', message, updatedAt: now })

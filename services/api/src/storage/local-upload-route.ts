@@ -118,7 +118,11 @@ export const localUploadRoute: FastifyPluginAsyncTypebox<{
             },
           });
           try {
-            await pipeline(part.file, counter, createWriteStream(temp, { flags: 'wx', mode: 0o600 }));
+            await pipeline(
+              part.file,
+              counter,
+              createWriteStream(temp, { flags: 'wx', mode: 0o600 }),
+            );
             if (part.file.truncated) throw new TooLarge();
             if (bytes < policy.minBytes) {
               throw new AppError(400, 'UPLOAD_EMPTY', FORM_MESSAGES.fileEmpty);
