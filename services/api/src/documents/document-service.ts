@@ -164,6 +164,9 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       const pending = await store.listPendingConversions(userId, [answerKey]);
       if (pending.length > 0) throw inProgress();
       const removed = await store.deleteDocumentAnswer(userId, answerKey, clock.now());
+      if (removed === 'submitted') {
+        throw new AppError(409, 'ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
+      }
       await removeBlob(removed?.pdfKey);
     },
 
@@ -191,7 +194,8 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     async finishTabSwitch(userId: string, keys: string[]): Promise<void> {
       for (const key of keys) {
         const removed = await store.deleteDocumentAnswer(userId, key, clock.now());
-        await removeBlob(removed?.pdfKey);
+        // Submitted in between: its documents stay as they were.
+        if (removed !== 'submitted') await removeBlob(removed?.pdfKey);
       }
     },
   };

@@ -469,13 +469,17 @@ export function createDocumentStore(db: Db) {
       return row;
     },
 
-    /** Removes a document and clears its answer (the caller checked the application is open). */
+    /**
+     * Removes a document and clears its answer; 'submitted' (nothing removed) when the
+     * application was submitted since the caller checked it was open.
+     */
     async deleteDocumentAnswer(
       userId: string,
       answerKey: string,
       now: Date,
-    ): Promise<DocumentAnswerRow | undefined> {
+    ): Promise<DocumentAnswerRow | undefined | 'submitted'> {
       return db.transaction(async (tx) => {
+        if ((await lockApplication(tx as unknown as Db, userId)).submitted) return 'submitted';
         const [removed] = await tx
           .delete(documentAnswers)
           .where(answerOf(userId, answerKey))
