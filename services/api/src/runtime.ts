@@ -72,7 +72,13 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
   const clock = options.clock ?? systemClock;
   // Before anything writes there: the database, blobs, outbox and key are this user's alone.
   restrictNewFiles();
-  await securePrivateDataDir(config.dataDir);
+  const unfixed = await securePrivateDataDir(config.dataDir);
+  if (unfixed.length > 0) {
+    logger.warn(
+      { count: unfixed.length, first: unfixed.slice(0, 5) },
+      'DATA_DIR entries owned by another user keep their permissions',
+    );
+  }
   const secrets = await loadSecrets(config.secretKey, config.dataDir);
   const partner = await loadPartner(config);
   const database = await openDatabase({

@@ -19,20 +19,41 @@ export function restrictNewFiles(): void {
   }
 }
 
-/** Creates DATA_DIR 0700, or brings an existing one to 0700 for directories and 0600 for files. */
-export async function securePrivateDataDir(dataDir: string): Promise<void> {
+/**
+ * Creates DATA_DIR 0700, or brings an existing one to 0700 for directories and 0600 for files.
+ * Returns the entries it could not change (owned by another user, as on some mounted volumes):
+ * the caller warns rather than refuses to start.
+ */
+export async function securePrivateDataDir(dataDir: string): Promise<string[]> {
   await mkdir(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const unfixed: string[] = [];
+  const restrict = async (target: string, mode: number) => {
+    try {
+      await chmod(target, mode);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EPERM' || code === 'EACCES') unfixed.push(target);
+      else if (code !== 'ENOENT') throw error;
+    }
+  };
   const pending = [dataDir];
   while (pending.length > 0) {
     const dir = pending.pop()!;
-    await chmod(dir, PRIVATE_DIR_MODE);
-    for (const entry of await readdir(dir, { withFileTypes: true })) {
+    await restrict(dir, PRIVATE_DIR_MODE);
+    const entries = await readdir(dir, { withFileTypes: true }).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT' || error.code === 'EACCES') return [];
+        throw error;
+      },
+    );
+    for (const entry of entries) {
       const full = path.join(dir, entry.name);
       // Never follow a link out of DATA_DIR; lstat tells what is there now.
       const info = await lstat(full).catch(() => null);
       if (!info || info.isSymbolicLink()) continue;
       if (info.isDirectory()) pending.push(full);
-      else if ((info.mode & 0o777) !== PRIVATE_FILE_MODE) await chmod(full, PRIVATE_FILE_MODE);
+      else if ((info.mode & 0o777) !== PRIVATE_FILE_MODE) await restrict(full, PRIVATE_FILE_MODE);
     }
   }
+  return unfixed;
 }
