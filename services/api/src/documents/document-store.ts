@@ -140,22 +140,6 @@ export function createDocumentStore(db: Db) {
         .where(and(eq(documentUploads.storageKey, storageKey), isNull(documentUploads.consumedAt)));
     },
 
-    /** The upload, if it was issued to this applicant for this question. */
-    async findUpload(userId: string, answerKey: string, storageKey: string) {
-      const [row] = await db
-        .select()
-        .from(documentUploads)
-        .where(
-          and(
-            eq(documentUploads.storageKey, storageKey),
-            eq(documentUploads.userId, userId),
-            eq(documentUploads.answerKey, answerKey),
-          ),
-        )
-        .limit(1);
-      return row;
-    },
-
     /**
      * Forgets links that expired, in batches until none is left (no per-sweep ceiling), and
      * returns their keys: the blob there can go unless a pending conversion still reads it. A
