@@ -210,6 +210,7 @@ describe.each(availableDrivers())('document lifecycle on %s', (driver) => {
       const profile = (await client.api(user.jar, 'GET', '/api/profile')).json();
       expect(profile.answer[DOC]).toBe('ANSWERED');
       expect(Object.keys(profile.document_answer)).toEqual([DOC]);
+      expect(await listKeys('uploads/', user.userId)).toEqual([]);
     });
 
     it('a conversion that fails while it runs keeps the submitted document too', async () => {

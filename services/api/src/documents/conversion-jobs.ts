@@ -99,11 +99,16 @@ export async function runConversion(
       MESSAGES.alreadySubmitted,
     ),
   );
-  if (!row) return; // replaced, deleted, swept, or its application was submitted
+  if (!row) return; // replaced, deleted or swept meanwhile
   if (row === 'busy') {
     // One conversion at a time per applicant: this one waits its turn, it does not fail.
     if (deps.requeue) await step('requeue', () => deps.requeue!(job));
     else throw new ServiceStepError('claim', new Error('another conversion of the applicant runs'));
+    return;
+  }
+  if ('frozenSourceKey' in row) {
+    // Its application was submitted: the upload is not needed any more.
+    await removeQuietly(storage, row.frozenSourceKey, logger);
     return;
   }
   const log = logger.child({ answerKey: row.answerKey });

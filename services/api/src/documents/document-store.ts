@@ -63,7 +63,7 @@ export function createDocumentStore(db: Db) {
           inArray(documentConversions.status, [...PENDING_STATUSES]),
         ),
       )
-      .returning({ token: documentConversions.token });
+      .returning({ token: documentConversions.token, sourceKey: documentConversions.sourceKey });
 
   return {
     /**
@@ -276,7 +276,8 @@ export function createDocumentStore(db: Db) {
     /**
      * A worker takes the conversion: the row, 'busy' while another conversion of the same
      * applicant runs (one at a time each: the job waits and tries again), or undefined when it
-     * was replaced, deleted or swept. A conversion of a submitted application ends here.
+     * was replaced, deleted or swept. A conversion of a submitted application ends here (its
+     * upload's key is returned so the caller can remove the blob).
      */
     async claimConversion(
       userId: string,
@@ -284,7 +285,7 @@ export function createDocumentStore(db: Db) {
       token: string,
       now: Date,
       frozenMessage: string,
-    ): Promise<ConversionRow | 'busy' | undefined> {
+    ): Promise<ConversionRow | 'busy' | { frozenSourceKey: string } | undefined> {
       return db.transaction(async (tx) => {
         const t = tx as unknown as Db;
         const { submitted } = await lockApplication(t, userId);
@@ -294,8 +295,8 @@ export function createDocumentStore(db: Db) {
           inArray(documentConversions.status, [...PENDING_STATUSES]),
         );
         if (submitted) {
-          await endFrozen(t, { userId, answerKey, token }, frozenMessage, now);
-          return undefined;
+          const [ended] = await endFrozen(t, { userId, answerKey, token }, frozenMessage, now);
+          return ended ? { frozenSourceKey: ended.sourceKey } : undefined;
         }
         const [running] = await t
           .select({ answerKey: documentConversions.answerKey })
