@@ -478,3 +478,39 @@ describe.each(availableDrivers())('document lifecycle on %s', (driver) => {
     });
   });
 });
+
+describe('one conversion at a time per applicant, through the queue', () => {
+  let t: TestRuntime;
+  beforeAll(async () => {
+    t = await createTestRuntime('pglite', {
+      CONVERSION_TIMEOUT_MS: String(TIMEOUT_MS),
+      OFFICE_POOL_SIZE: '1',
+      CONVERSION_CONCURRENCY: '2',
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('converts both files of an applicant who starts two at once, never both at the same time', async () => {
+    const client = createUploadClient(t);
+    const jar = await registerApplicant(t, 'two.at.once@example.org');
+    await Promise.all([
+      client.upload(jar, DOC, 'a.pdf', await buildPdf('First')),
+      client.upload(jar, OTHER_DOC, 'b.pdf', await buildPdf('Second')),
+    ]);
+    let mostAtOnce = 0;
+    for (let i = 0; i < 600; i++) {
+      const { rows } = await t.runtime.database.executeSql(
+        "SELECT count(*) FILTER (WHERE status = 'IN_PROGRESS')::int AS running, count(*) FILTER (WHERE status IN ('UNPROCESSED', 'IN_PROGRESS'))::int AS pending FROM document_conversions",
+      );
+      const { running, pending } = rows[0] as { running: number; pending: number };
+      mostAtOnce = Math.max(mostAtOnce, running);
+      if (pending === 0) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(mostAtOnce).toBeLessThanOrEqual(1);
+    expect((await client.waitForResult(jar, DOC)).status).toBe('COMPLETED');
+    expect((await client.waitForResult(jar, OTHER_DOC)).status).toBe('COMPLETED');
+  });
+});
