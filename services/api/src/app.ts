@@ -181,7 +181,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(documentRoutes, { service: documentService, requireSession });
   if (deps.storage.kind === 'local') {
-    await app.register(localUploadRoute, { storage: deps.storage as LocalStorage });
+    const { store } = documentService;
+    await app.register(localUploadRoute, {
+      storage: deps.storage as LocalStorage,
+      receipts: {
+        claim: (key) => store.claimUploadReceipt(key, clock.now()),
+        record: (key, bytes) => store.recordUploadedBytes(key, bytes),
+        release: (key) => store.releaseUploadReceipt(key),
+      },
+    });
   }
   const pdfService = createApplicationPdfService({
     db: database.db,

@@ -15,6 +15,7 @@ import { enqueuePdfJob } from './print/pdf-jobs';
 import { startPgliteSocket } from './db/pglite-socket';
 import { systemClock, type Clock } from './lib/clock';
 import { loadSecrets, type Secrets } from './lib/crypto';
+import { restrictNewFiles, securePrivateDataDir } from './lib/private-data-dir';
 import { createMailer, type Mailer } from './mail/mailer';
 import { seedLookupSamples } from './lookup/lookup-import';
 import { createStorage } from './storage/create-storage';
@@ -69,6 +70,15 @@ export async function loadPartner(config: Config): Promise<PartnerConfig> {
 export async function startRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
   const { logger } = options;
   const clock = options.clock ?? systemClock;
+  // Before anything writes there: the database, blobs, outbox and key are this user's alone.
+  restrictNewFiles();
+  const unfixed = await securePrivateDataDir(config.dataDir);
+  if (unfixed.length > 0) {
+    logger.warn(
+      { count: unfixed.length, first: unfixed.slice(0, 5) },
+      'DATA_DIR entries owned by another user keep their permissions',
+    );
+  }
   const secrets = await loadSecrets(config.secretKey, config.dataDir);
   const partner = await loadPartner(config);
   const database = await openDatabase({

@@ -1,6 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import {
   APPLICATION_DEFINITION,
+  findQuestionEntry,
   REPEAT_GROUPS,
   SENSITIVE_ANSWER_KEYS,
   TAB_GROUPS,
@@ -12,9 +13,9 @@ import {
   type AnswerPatchProblem,
   type PartnerConfig,
 } from '@admissions/form';
-import { MESSAGES, type WebStatus } from '@admissions/api-contract';
+import { MESSAGES, formatSubmitWhileConverting, type WebStatus } from '@admissions/api-contract';
 import type { Db } from '../db/connect';
-import { applications, temporaryAnswers } from '../db/schema';
+import { applications, documentConversions, temporaryAnswers } from '../db/schema';
 import { AppError } from '../lib/app-error';
 import type { Clock } from '../lib/clock';
 import { hashToken } from '../lib/crypto';
@@ -191,6 +192,25 @@ export function createApplicationService(deps: ApplicationDeps) {
           .for('update');
         if (!row) throw new AppError(409, 'NO_APPLICATION', MESSAGES.missingInformation);
         if (row.submittedAt) return false;
+        // A file still converting would change a submitted application: refuse, naming it. The
+        // conversion side takes this row lock too before it starts or stores a result.
+        const [converting] = await tx
+          .select({ answerKey: documentConversions.answerKey })
+          .from(documentConversions)
+          .where(
+            and(
+              eq(documentConversions.userId, userId),
+              inArray(documentConversions.status, ['UNPROCESSED', 'IN_PROGRESS']),
+            ),
+          )
+          .orderBy(documentConversions.answerKey)
+          .limit(1);
+        if (converting) {
+          const label =
+            findQuestionEntry(APPLICATION_DEFINITION, converting.answerKey)?.question.label ??
+            converting.answerKey;
+          throw new AppError(409, 'CONVERSION_PENDING', formatSubmitWhileConverting(label));
+        }
         const answers = readAnswers(row, encryptionKey);
         const context = { tabs: row.tabs };
         const errors = validateAnswers(APPLICATION_DEFINITION, answers, { now, partner, context });

@@ -49,3 +49,15 @@ export class DocumentRejectedError extends Error {
 export function isDocumentRejected(error: unknown): error is DocumentRejectedError {
   return error instanceof DocumentRejectedError;
 }
+
+/**
+ * The service could not convert, whatever the document: a converter pool that is not running
+ * (closed, or cannot start its processes). Retried, then "try again in a few minutes"; any other
+ * error that repeats on the same bytes is the document's (CONVERSION_FAILED).
+ */
+export class ConverterUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ConverterUnavailableError';
+  }
+}

@@ -42,3 +42,13 @@ export const DOCX_STRUCTURE_LIMITS = {
   /** Uncompressed bytes of all XML parts together. */
   maxXmlBytes: 16 * 1024 * 1024,
 } as const;
+
+/**
+ * What one applicant may have in flight at once: issued upload links not yet turned into a
+ * conversion, plus conversions still pending. A link whose size is not known yet (not uploaded,
+ * or S3, which does not tell us) counts at the most it may carry.
+ */
+export const UPLOAD_LIMITS = {
+  maxPendingUploads: 3,
+  maxBytesInFlight: 5 * 1024 * 1024,
+} as const;

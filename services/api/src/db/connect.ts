@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
+import { securePrivateDataDir } from '../lib/private-data-dir';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
@@ -41,9 +42,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 async function createPglite(dataDir: string): Promise<PGlite> {
   const dir = path.join(dataDir, 'db');
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   const client = new PGlite(dir, { extensions: PGLITE_EXTENSIONS });
   await client.waitReady;
+  // PGlite creates its files 0666 less the umask: whatever this process's umask made of the
+  // files it just created (the CLI does not narrow it), they are the service user's alone.
+  await securePrivateDataDir(dir);
   return client;
 }
 

@@ -142,6 +142,12 @@ export const documentUploads = pgTable(
     answerKey: text('answer_key').notNull(),
     expiresAt: at('expires_at').notNull(),
     createdAt: at('created_at').notNull().defaultNow(),
+    /** Set by the local upload endpoint when it takes the file: a link uploads once. */
+    uploadedAt: at('uploaded_at'),
+    /** Bytes the local endpoint stored (null until then, and always with S3). */
+    uploadedBytes: integer('uploaded_bytes'),
+    /** Set when a conversion starts from this key: it starts one conversion, once. */
+    consumedAt: at('consumed_at'),
   },
   (t) => [index('document_uploads_user_idx').on(t.userId, t.answerKey)],
 );

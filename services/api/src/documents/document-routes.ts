@@ -33,7 +33,8 @@ export const documentRoutes: FastifyPluginAsyncTypebox<DocumentRouteOptions> = a
     preHandler: requireSession,
     schema: {
       tags,
-      summary: 'An upload link for one file question: that key only, 1 B–1 MB, 10 minutes',
+      summary:
+        'An upload link for one file question: that key only, 1 B–1 MB, 10 minutes, one upload; 429 past 3 uploads or 5 MB in flight',
       body: PresignedUrlBody,
       response: { 200: PresignedUrlResponse, ...mutationErrors },
     },

@@ -72,8 +72,11 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       requireFileQuestion(answerKey);
       await requireOpenApplication(userId);
       const key = createUploadKey(userId, answerKey);
-      const expiresAt = new Date(clock.now().getTime() + UPLOAD_POLICY.expiresInSeconds * 1000);
-      await store.recordUpload(userId, answerKey, key, expiresAt);
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + UPLOAD_POLICY.expiresInSeconds * 1000);
+      if (!(await store.recordUploadWithinLimits(userId, answerKey, key, expiresAt, now))) {
+        throw new AppError(429, 'TOO_MANY_UPLOADS', DOCUMENT_MESSAGES.tooManyUploads);
+      }
       return storage.presignPost(key, UPLOAD_POLICY);
     },
 
@@ -84,16 +87,8 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       fileName: string,
     ): Promise<ConversionStatusResponse> {
       requireFileQuestion(answerKey);
-      await requireOpenApplication(userId);
-      // Only a key issued to this applicant for this question: anything else looks missing.
-      const upload = await store.findUpload(userId, answerKey, fileKey);
-      if (!upload) throw new AppError(404, 'UPLOAD_UNKNOWN', DOCUMENT_MESSAGES.uploadMissing);
-      const existing = await store.findConversion(userId, answerKey);
-      if (existing && PENDING_STATUSES.includes(existing.status as 'UNPROCESSED')) {
-        throw inProgress();
-      }
       const token = randomBytes(16).toString('base64url');
-      await store.startConversion({
+      const begun = await store.beginConversion({
         userId,
         answerKey,
         token,
@@ -101,9 +96,22 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         fileName,
         now: clock.now(),
       });
-      // The key is used now; its blob belongs to the conversion from here on.
-      await store.deleteUpload(fileKey);
-      if (existing && existing.sourceKey !== fileKey) await removeBlob(existing.sourceKey);
+      if (!begun.started) {
+        switch (begun.reason) {
+          case 'submitted':
+            throw new AppError(409, 'ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
+          // Only a key issued to this applicant for this question: anything else looks missing.
+          case 'unknown-key':
+            throw new AppError(404, 'UPLOAD_UNKNOWN', DOCUMENT_MESSAGES.uploadMissing);
+          case 'key-used':
+            throw new AppError(409, 'UPLOAD_USED', DOCUMENT_MESSAGES.uploadUsed);
+          case 'in-progress':
+            throw inProgress();
+        }
+      }
+      // The key's blob belongs to the conversion from here on; the replaced one's is not needed.
+      const replaced = begun.replaced;
+      if (replaced && replaced.sourceKey !== fileKey) await removeBlob(replaced.sourceKey);
       await deps.enqueue({ userId, answerKey, token });
       return { status: 'UNPROCESSED', message: DOCUMENT_MESSAGES.waiting };
     },
@@ -123,7 +131,9 @@ export function createDocumentService(deps: DocumentServiceDeps) {
             row,
             DOCUMENT_MESSAGES.conversionUnavailable,
             clock.now(),
+            MESSAGES.alreadySubmitted,
           );
+          if (result === 'frozen') return { status: 'FAILED', message: MESSAGES.alreadySubmitted };
           if (result !== 'stale') {
             await removeBlob(result.removedPdfKey);
             await removeBlob(row.sourceKey);
@@ -154,6 +164,9 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       const pending = await store.listPendingConversions(userId, [answerKey]);
       if (pending.length > 0) throw inProgress();
       const removed = await store.deleteDocumentAnswer(userId, answerKey, clock.now());
+      if (removed === 'submitted') {
+        throw new AppError(409, 'ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
+      }
       await removeBlob(removed?.pdfKey);
     },
 
@@ -181,7 +194,8 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     async finishTabSwitch(userId: string, keys: string[]): Promise<void> {
       for (const key of keys) {
         const removed = await store.deleteDocumentAnswer(userId, key, clock.now());
-        await removeBlob(removed?.pdfKey);
+        // Submitted in between: its documents stay as they were.
+        if (removed !== 'submitted') await removeBlob(removed?.pdfKey);
       }
     },
   };

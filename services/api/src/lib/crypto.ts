@@ -70,7 +70,7 @@ export async function loadSecrets(secretKey: string | null, dataDir: string): Pr
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const master = randomBytes(32);
   await writeFile(file, master.toString('base64'), { mode: 0o600, flag: 'wx' }).catch(
     async (error: NodeJS.ErrnoException) => {

@@ -2,15 +2,20 @@
 // (local-upload-route.ts), so uploads carry a signed policy exactly like a presigned POST.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { API_ROUTES } from '@admissions/api-contract';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../lib/clock';
 import {
   isValidStorageKey,
   StoredObjectTooLargeError,
   type StorageDriver,
+  type StoredObject,
   type UploadPolicy,
 } from './storage-driver';
+
+// Applicants' files: readable by this service's user only, whatever the umask.
+const DIR_MODE = 0o700;
+const FILE_MODE = 0o600;
 
 export const LOCAL_UPLOAD_PATH = API_ROUTES.storageUpload;
 
@@ -91,12 +96,13 @@ export function createLocalStorage(options: {
     },
     async commitUpload(storageKey, tempFile) {
       const file = fileOf(storageKey);
-      await mkdir(path.dirname(file), { recursive: true });
+      await mkdir(path.dirname(file), { recursive: true, mode: DIR_MODE });
+      await chmod(tempFile, FILE_MODE);
       await rename(tempFile, file);
     },
     async tempDir() {
       const dir = path.join(root, 'tmp');
-      await mkdir(dir, { recursive: true });
+      await mkdir(dir, { recursive: true, mode: DIR_MODE });
       return dir;
     },
     async read(storageKey, maxBytes) {
@@ -112,14 +118,46 @@ export function createLocalStorage(options: {
     },
     async write(storageKey, bytes) {
       const file = fileOf(storageKey);
-      await mkdir(path.dirname(file), { recursive: true });
+      await mkdir(path.dirname(file), { recursive: true, mode: DIR_MODE });
       const temp = `${file}.${process.pid}.tmp`;
-      await writeFile(temp, bytes);
+      await writeFile(temp, bytes, { mode: FILE_MODE });
       await rename(temp, file);
     },
     async delete(storageKey) {
       await rm(fileOf(storageKey), { force: true });
     },
+    list(prefix) {
+      return listFiles(root, prefix);
+    },
     async close() {},
   };
+}
+
+/** Files under root/prefix as storage keys; a half-written `.tmp` file is not an object yet. */
+async function* listFiles(root: string, prefix: string): AsyncGenerator<StoredObject> {
+  const pending = [path.join(root, prefix)];
+  while (pending.length > 0) {
+    const dir = pending.pop()!;
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw error;
+    }
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        pending.push(full);
+        continue;
+      }
+      const key = path.relative(root, full).split(path.sep).join('/');
+      if (!entry.isFile() || !isValidStorageKey(key)) continue;
+      try {
+        yield { key, modifiedAt: (await stat(full)).mtime };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
+  }
 }

@@ -1,5 +1,6 @@
 // The local driver's stand-in for S3's POST endpoint: multipart, fields first, the file last,
-// streamed to disk with a hard byte limit; the signed policy decides everything.
+// streamed to disk with a hard byte limit; the signed policy decides what may be uploaded, and
+// the database that a link uploads once.
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -23,10 +24,19 @@ const problemMessages: Record<PolicyProblem, string> = {
   expired: DOCUMENT_MESSAGES.uploadExpired,
 };
 
-export const localUploadRoute: FastifyPluginAsyncTypebox<{ storage: LocalStorage }> = async (
-  app,
-  { storage },
-) => {
+/** The database's record of which links have been used (document_uploads). */
+export interface UploadReceipts {
+  /** True for the first upload to a live link, false ever after (atomic). */
+  claim(key: string): Promise<boolean>;
+  record(key: string, bytes: number): Promise<void>;
+  /** An upload that stored nothing gives its link back. */
+  release(key: string): Promise<void>;
+}
+
+export const localUploadRoute: FastifyPluginAsyncTypebox<{
+  storage: LocalStorage;
+  receipts: UploadReceipts;
+}> = async (app, { storage, receipts }) => {
   // Registered in this plugin only: every other route keeps accepting JSON alone.
   await app.register(multipart, {
     limits: {
@@ -93,6 +103,11 @@ export const localUploadRoute: FastifyPluginAsyncTypebox<{ storage: LocalStorage
             throw new AppError(403, 'UPLOAD_POLICY', problemMessages[verdict.problem]);
           }
           const { policy } = verdict;
+          // Once per link, decided before a byte is stored (S3 cannot say this; see README).
+          if (!(await receipts.claim(policy.key))) {
+            part.file.resume();
+            throw new AppError(403, 'UPLOAD_USED', DOCUMENT_MESSAGES.uploadUsed);
+          }
           const temp = path.join(await storage.tempDir(), randomBytes(12).toString('hex'));
           let bytes = 0;
           const counter = new Transform({
@@ -103,15 +118,21 @@ export const localUploadRoute: FastifyPluginAsyncTypebox<{ storage: LocalStorage
             },
           });
           try {
-            await pipeline(part.file, counter, createWriteStream(temp, { flags: 'wx' }));
+            await pipeline(
+              part.file,
+              counter,
+              createWriteStream(temp, { flags: 'wx', mode: 0o600 }),
+            );
             if (part.file.truncated) throw new TooLarge();
             if (bytes < policy.minBytes) {
               throw new AppError(400, 'UPLOAD_EMPTY', FORM_MESSAGES.fileEmpty);
             }
             await storage.commitUpload(policy.key, temp);
+            await receipts.record(policy.key, bytes);
             stored = true;
           } catch (error) {
             await rm(temp, { force: true });
+            await receipts.release(policy.key);
             const code = (error as { code?: string }).code;
             if (error instanceof TooLarge || code === 'FST_REQ_FILE_TOO_LARGE') {
               throw new AppError(413, 'UPLOAD_TOO_LARGE', FORM_MESSAGES.fileTooLarge);

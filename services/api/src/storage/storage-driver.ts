@@ -20,6 +20,13 @@ export const UPLOAD_POLICY: UploadPolicy = {
   expiresInSeconds: 600,
 };
 
+export type StoragePrefix = 'uploads/' | 'documents/' | 'applications/';
+
+export interface StoredObject {
+  key: string;
+  modifiedAt: Date;
+}
+
 export class StoredObjectTooLargeError extends Error {
   constructor(readonly key: string) {
     super(`stored object ${key} is larger than allowed`);
@@ -39,6 +46,8 @@ export interface StorageDriver {
   write(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   /** Removes the object; a missing one is not an error. */
   delete(key: string): Promise<void>;
+  /** Every object under a prefix (`uploads/`, `documents/`), with when it was last written. */
+  list(prefix: StoragePrefix): AsyncIterable<StoredObject>;
   close(): Promise<void>;
 }
 

@@ -73,13 +73,22 @@ async function createPostgresDatabase(
 export async function createTestRuntime(
   driver: Driver,
   env: Record<string, string> = {},
-  options: Pick<RuntimeOptions, 'renderPdf'> = {},
+  options: Pick<RuntimeOptions, 'renderPdf'> & {
+    /** PGlite opens its files under DATA_DIR as the embedded server does (slower: a fresh database). */
+    pgliteOnDisk?: boolean;
+    /** Runs on the empty DATA_DIR before start-up (files an older version left there). */
+    prepareDataDir?: (dataDir: string) => void;
+  } = {},
 ): Promise<TestRuntime> {
+  const { pgliteOnDisk, prepareDataDir, ...runtimeOptions } = options;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'admissions-test-'));
+  prepareDataDir?.(dataDir);
   let databaseUrl: string | undefined;
   let drop: (() => Promise<void>) | undefined;
   let pglite: PGlite | undefined;
-  if (driver === 'postgres') {
+  if (pgliteOnDisk) {
+    if (driver !== 'pglite') throw new Error('pgliteOnDisk is for the pglite driver');
+  } else if (driver === 'postgres') {
     const adminUrl = inject('postgresUrl');
     if (!adminUrl) throw new Error('PostgreSQL is not available for this run');
     ({ url: databaseUrl, drop } = await createPostgresDatabase(adminUrl));
@@ -109,7 +118,7 @@ export async function createTestRuntime(
   });
   const logger = createLogger(config.logLevel, sink);
   const clock = createManualClock(new Date('2026-11-22T12:00:00Z'));
-  const runtime = await startRuntime(config, { logger, clock, pglite, ...options });
+  const runtime = await startRuntime(config, { logger, clock, pglite, ...runtimeOptions });
   const seen = new Set<string>();
 
   return {
