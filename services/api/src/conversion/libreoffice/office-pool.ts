@@ -136,7 +136,7 @@ export function createOfficePool(options: OfficePoolOptions): OfficePool {
     return slot.starting.then((office) => {
       if (closed) {
         void office.kill();
-        throw new OfficeCrashedError('the conversion pool is closed');
+        throw new OfficeUnavailableError('the conversion pool is closed');
       }
       slot.process = office;
       return office;

@@ -6,6 +6,7 @@ import { connect } from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import { ConverterUnavailableError } from '../conversion-errors';
 
 export const SOFFICE_BIN = '/usr/lib/libreoffice/program/soffice.bin';
 /** Debian's interpreter: the one that has python3-uno (a pyenv python3 on PATH does not). */
@@ -42,7 +43,8 @@ export class OfficeTimeoutError extends Error {
 }
 
 /** No LibreOffice could be started (or the pool is closed): the service's failure, not the document's. */
-export class OfficeUnavailableError extends Error {
+/** No LibreOffice could be started: the service's failure, retried by the job (not the document's). */
+export class OfficeUnavailableError extends ConverterUnavailableError {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'OfficeUnavailableError';
