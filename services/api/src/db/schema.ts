@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigserial,
   check,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -52,6 +53,16 @@ export const loginThrottle = pgTable('login_throttle', {
   failures: integer('failures').notNull().default(0),
   lockedUntil: at('locked_until'),
   lastFailureAt: at('last_failure_at').notNull(),
+});
+
+/**
+ * Account e-mails each address may still get (a token bucket, issue #15): anonymous requests
+ * could otherwise flood a mailbox. Keyed by an HMAC of the address, so no address is stored.
+ */
+export const mailThrottle = pgTable('mail_throttle', {
+  recipientKey: text('recipient_key').primaryKey(),
+  tokens: doublePrecision('tokens').notNull(),
+  updatedAt: at('updated_at').notNull(),
 });
 
 export const sessions = pgTable(
