@@ -3,8 +3,8 @@ import type { PartnerConfig } from '@admissions/form';
 import type { Db } from '../db/connect';
 import { passwordResets, users } from '../db/schema';
 import type { Clock } from '../lib/clock';
-import { generateToken, hashToken, hmac } from '../lib/crypto';
-import { takeMailAllowance, type MailLimits } from '../mail/mail-limits';
+import { generateToken, hashToken } from '../lib/crypto';
+import { allowanceKey, takeAllowance, type Allowance } from '../mail/address-allowance';
 import type { MailMessage } from '../mail/mailer';
 import {
   renderConfirmationCode,
@@ -41,7 +41,8 @@ export interface AccountMailDeps {
   hmacKey: Buffer;
   partner: PartnerConfig;
   publicUrl: string;
-  limits: MailLimits;
+  /** Account e-mails per address (MAIL_PER_ADDRESS_BURST, MAIL_PER_ADDRESS_PER_HOUR). */
+  limits: Allowance;
 }
 
 /** Turns a request into the message to send, or null when there is none (or the limit is reached). */
@@ -59,7 +60,7 @@ export function createAccountMailResolver(deps: AccountMailDeps) {
     // made, so a request past the limit does not replace the link the owner already has.
     if (kind === 'resend' && !unconfirmed) return null;
     const now = clock.now();
-    if (!(await takeMailAllowance(db, hmac(hmacKey, `mail-recipient:${email}`), now, limits))) {
+    if (!(await takeAllowance(db, allowanceKey(hmacKey, 'mail', email), now, limits))) {
       return null;
     }
     if (kind === 'forgot') {

@@ -1,8 +1,8 @@
 import { and, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../db/connect';
-import { loginThrottle, mailThrottle } from '../db/schema';
-import { MAIL_THROTTLE_MEMORY_MS } from '../mail/mail-limits';
+import { addressThrottle, loginThrottle } from '../db/schema';
+import { ADDRESS_THROTTLE_MEMORY_MS } from '../mail/address-allowance';
 import type { Clock } from '../lib/clock';
 import { QUEUES, type JobQueue } from '../jobs/queue';
 import { FAILURE_MEMORY_MS } from './auth-service';
@@ -11,8 +11,8 @@ import { deleteDeadSessions } from './sessions';
 /**
  * Every ten minutes, cluster-wide (a pg-boss schedule: one job per tick whatever the number of
  * workers), rows that can never count again are deleted: sessions revoked, idle or past their
- * lifetime, login-failure counters that are both forgotten and unlocked, and e-mail allowances
- * that have refilled. Left alone they grow
+ * lifetime, login-failure counters that are both forgotten and unlocked, and address allowances
+ * (e-mails, code tries) that have refilled. Left alone they grow
  * with every login of the season and keep who-logged-in-when longer than anyone needs it.
  */
 export const HOUSEKEEPING_CRON = '*/10 * * * *';
@@ -31,12 +31,12 @@ export async function deleteStaleLoginThrottles(db: Db, now: Date): Promise<numb
   return deleted.length;
 }
 
-/** E-mail allowances untouched for a day are full again: the row says nothing any more. */
-export async function deleteStaleMailThrottles(db: Db, now: Date): Promise<number> {
+/** Address allowances untouched for a day are full again: the row says nothing any more. */
+export async function deleteStaleAddressThrottles(db: Db, now: Date): Promise<number> {
   const deleted = await db
-    .delete(mailThrottle)
-    .where(lt(mailThrottle.updatedAt, new Date(now.getTime() - MAIL_THROTTLE_MEMORY_MS)))
-    .returning({ key: mailThrottle.recipientKey });
+    .delete(addressThrottle)
+    .where(lt(addressThrottle.updatedAt, new Date(now.getTime() - ADDRESS_THROTTLE_MEMORY_MS)))
+    .returning({ key: addressThrottle.key });
   return deleted.length;
 }
 
@@ -49,9 +49,9 @@ export async function startHousekeepingWorker(
     const now = deps.clock.now();
     const sessions = await deleteDeadSessions(deps.db, now);
     const loginThrottles = await deleteStaleLoginThrottles(deps.db, now);
-    const mailThrottles = await deleteStaleMailThrottles(deps.db, now);
+    const addressThrottles = await deleteStaleAddressThrottles(deps.db, now);
     deps.logger.info(
-      { sessions, loginThrottles, mailThrottles },
+      { sessions, loginThrottles, addressThrottles },
       'housekeeping: dead rows deleted',
     );
   });

@@ -56,11 +56,13 @@ export const loginThrottle = pgTable('login_throttle', {
 });
 
 /**
- * Account e-mails each address may still get (a token bucket, issue #15): anonymous requests
- * could otherwise flood a mailbox. Keyed by an HMAC of the address, so no address is stored.
+ * Allowances per e-mail address (token buckets, issue #15), known address or not: the account
+ * e-mails it may still get (`mail:` keys), so anonymous requests cannot flood a mailbox, and the
+ * confirmation codes that may still be tried for it (`confirm:` keys). Keyed by an HMAC of the
+ * address, so no address is stored.
  */
-export const mailThrottle = pgTable('mail_throttle', {
-  recipientKey: text('recipient_key').primaryKey(),
+export const addressThrottle = pgTable('address_throttle', {
+  key: text('key').primaryKey(),
   tokens: doublePrecision('tokens').notNull(),
   updatedAt: at('updated_at').notNull(),
 });
