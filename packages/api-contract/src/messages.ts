@@ -13,8 +13,7 @@ export const MESSAGES = {
   signupSent: "We've emailed you a 6-digit confirmation code. Please enter it below.",
   confirmed: 'Your account has been confirmed. Please log in.',
   codeRejected: 'This confirmation code is invalid or has expired. Please request a new code.',
-  resendSent:
-    'If your account still needs confirming, we have emailed you a new confirmation code.',
+  resendSent: 'If your account still needs confirming, we have emailed you your confirmation code.',
   forgotSent:
     'If an account exists for that email address, we have emailed you a link to reset your password.',
   resetDone: 'Your password has been reset. Please log in with your new password.',

@@ -13,7 +13,7 @@ import type { Database } from './db/connect';
 import type { Clock } from './lib/clock';
 import type { Secrets } from './lib/crypto';
 import { AppError } from './lib/app-error';
-import type { MailMessage } from './mail/mailer';
+import type { MailJob } from './mail/mail-jobs';
 import { registerErrorHandling } from './http/error-handler';
 import { compileValidator } from './http/validator';
 import { registerSecurity } from './http/security';
@@ -48,8 +48,11 @@ export interface AppDeps {
   partner: PartnerConfig;
   clock: Clock;
   logger: Logger;
-  /** Queues an e-mail; the worker sends it, so a slow mail server never blocks a request. */
-  sendMail: (message: MailMessage) => Promise<void>;
+  /**
+   * Queues an e-mail, or an account request the mail worker decides (auth/account-mail.ts); the
+   * worker sends it, so a slow mail server never blocks a request.
+   */
+  sendMail: (message: MailJob) => Promise<void>;
   /** Uploaded files and converted PDFs (local disk or S3). */
   storage: StorageDriver;
   /** Queues a document conversion for the worker. */
@@ -151,9 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db: database.db,
     clock,
     hmacKey: deps.secrets.hmacKey,
-    partner: deps.partner,
-    publicUrl: config.publicUrl,
-    sendMail: deps.sendMail,
+    requestAccountMail: deps.sendMail,
   });
 
   await app.register(authRoutes, { config, auth, db: database.db, clock, cookies, requireSession });

@@ -68,6 +68,10 @@ export interface Config {
   busyRetryAfterSeconds: number;
   /** On SIGTERM/SIGINT: the longest wait for in-flight requests, and then for running jobs. */
   shutdownTimeoutMs: number;
+  /** Account e-mails (codes, reset links, notices) one address can get at once. */
+  mailPerAddressBurst: number;
+  /** How many more account e-mails an address can get per hour once the burst is used. */
+  mailPerAddressPerHour: number;
 }
 
 export class ConfigError extends Error {
@@ -213,6 +217,8 @@ export function loadConfig(env: Env = process.env): Config {
     maxHeapUsedMb: readInt('MAX_HEAP_USED_MB', 0, 0, 1_048_576),
     busyRetryAfterSeconds: readInt('BUSY_RETRY_AFTER_S', 5, 1, 3600),
     shutdownTimeoutMs: readInt('SHUTDOWN_TIMEOUT_MS', 20_000, 1000, 600_000),
+    mailPerAddressBurst: readInt('MAIL_PER_ADDRESS_BURST', 6, 1, 1000),
+    mailPerAddressPerHour: readInt('MAIL_PER_ADDRESS_PER_HOUR', 6, 1, 1000),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -21,7 +21,9 @@ describe.each(availableDrivers())('housekeeping on %s', (driver) => {
     await t?.close();
   });
 
-  async function countRows(table: 'sessions' | 'login_throttle'): Promise<number> {
+  async function countRows(
+    table: 'sessions' | 'login_throttle' | 'address_throttle',
+  ): Promise<number> {
     const { rows } = await t.runtime.database.executeSql(`SELECT count(*)::int AS n FROM ${table}`);
     return Number(rows[0]?.n);
   }
@@ -71,5 +73,22 @@ describe.each(availableDrivers())('housekeeping on %s', (driver) => {
       body: { username: locked, password: 'Not-The-Password-1' },
     });
     expect(stillLocked.statusCode).toBe(429);
+  });
+
+  it('deletes per-address allowances untouched for a day, and keeps fresh ones', async () => {
+    // A confirmation try takes from the address's allowance, known address or not.
+    const tryCode = (username: string) =>
+      t.request({ method: 'POST', url: '/public/confirm', body: { username, code: '123456' } });
+    const before = await countRows('address_throttle');
+    await tryCode(`quiet.${driver}@example.org`);
+    t.clock.advance(25 * 60 * MINUTE);
+    await tryCode(`busy.${driver}@example.org`);
+    expect(await countRows('address_throttle')).toBe(before + 2);
+
+    await t.runtime.queue.send(QUEUES.housekeeping, {});
+    for (let i = 0; i < 200 && (await countRows('address_throttle')) > 1; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await countRows('address_throttle')).toBe(1);
   });
 });

@@ -60,7 +60,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
     config: limited,
     schema: {
       tags,
-      summary: 'Send a new confirmation code (the previous one stops working)',
+      summary:
+        'E-mail the confirmation code again (the live one; a new one when it is used up or expired)',
       body: UsernameBody,
       response: { 200: MessageResponse, ...commonErrors },
     },

@@ -5,7 +5,6 @@ import {
   validateAuthForm,
   type AuthFields,
   type AuthForm,
-  type PartnerConfig,
 } from '@admissions/form';
 import { MESSAGES } from '@admissions/api-contract';
 import type { Db } from '../db/connect';
@@ -19,20 +18,14 @@ import {
 } from '../db/schema';
 import { AppError } from '../lib/app-error';
 import type { Clock } from '../lib/clock';
-import { generateCode, generateToken, hashToken, hmac, safeEqualHex } from '../lib/crypto';
-import type { MailMessage } from '../mail/mailer';
-import {
-  renderConfirmationCode,
-  renderExistingAccountNotice,
-  renderPasswordReset,
-} from '../mail/templates';
+import { hashToken } from '../lib/crypto';
+import type { AccountMailRequest } from './account-mail';
+import { tryConfirmationCode } from './confirmation-codes';
 import { hashPassword, isCommonPassword, verifyPassword } from './passwords';
 import { createSession, revokeAllSessions } from './sessions';
 
-// GUIDE §3.4 and Cognito's defaults.
-export const CODE_TTL_MS = 24 * 60 * 60 * 1000;
-export const CODE_MAX_ATTEMPTS = 5;
-export const RESET_TTL_MS = 60 * 60 * 1000;
+export { CODE_MAX_ATTEMPTS, CODE_TTL_MS } from './confirmation-codes';
+export { RESET_TTL_MS } from './account-mail';
 export const LOCKOUT_THRESHOLD = 5;
 export const LOCKOUT_MAX_SECONDS = 15 * 60;
 /** A quiet spell this long forgets earlier failures. */
@@ -42,9 +35,8 @@ export interface AuthDeps {
   db: Db;
   clock: Clock;
   hmacKey: Buffer;
-  partner: PartnerConfig;
-  publicUrl: string;
-  sendMail: (message: MailMessage) => Promise<void>;
+  /** Queues an account e-mail; the mail worker decides what it says, if anything is sent. */
+  requestAccountMail: (request: AccountMailRequest) => Promise<void>;
 }
 
 function requireValid(form: AuthForm, fields: AuthFields): void {
@@ -58,58 +50,42 @@ function requireUncommonPassword(password: string): void {
   }
 }
 
+/**
+ * The public account routes. Each does the same work whatever the address (GUIDE §3.3: the
+ * answers are alike, and so is their timing): every e-mail is decided by the mail worker
+ * (auth/account-mail.ts) from a queued request, argon2 runs on every path that takes a
+ * password, and each lookup is one statement whichever way it ends.
+ */
 export function createAuthService(deps: AuthDeps) {
-  const { db, clock, hmacKey, partner, publicUrl, sendMail } = deps;
-
-  const codeHash = (userId: string, code: string) => hmac(hmacKey, `${userId}:${code}`);
+  const { db, clock, hmacKey, requestAccountMail } = deps;
 
   async function findUser(email: string) {
     const rows = await db.select().from(users).where(eq(users.email, email)).limit(1);
     return rows[0];
   }
 
-  /** Issues a fresh code; the upsert kills any earlier one (GUIDE §3.4: dead after a resend). */
-  async function issueConfirmationCode(userId: string, email: string): Promise<void> {
-    const code = generateCode();
-    const expiresAt = new Date(clock.now().getTime() + CODE_TTL_MS);
-    const hash = codeHash(userId, code);
-    await db
-      .insert(confirmationCodes)
-      .values({ userId, codeHash: hash, expiresAt, attempts: 0 })
-      .onConflictDoUpdate({
-        target: confirmationCodes.userId,
-        set: { codeHash: hash, expiresAt, attempts: 0 },
-      });
-    await sendMail(renderConfirmationCode(email, code, partner));
-  }
-
   return {
     /**
-     * Same answer whether or not the address has an account (GUIDE §3.3): an unconfirmed
-     * account takes the new password and a new code; a confirmed one only gets a notice.
+     * Creates the account, or leaves an existing one exactly as it was: a sign-up never changes a
+     * password (someone else could sign up with the owner's address). The worker then e-mails a
+     * new account its code, an unconfirmed one its live code (saying the password is unchanged),
+     * and a confirmed one a notice.
      */
     async signup(input: { username: string; password: string }): Promise<string> {
       requireValid('signup', input);
       requireUncommonPassword(input.password);
       const email = normalizeEmail(input.username);
       const passwordHash = await hashPassword(input.password);
-      const inserted = await db
+      // On conflict the row is rewritten unchanged rather than skipped, so both outcomes write
+      // (and wait for the same commit flush); xmax = 0 tells a new row from an old one.
+      const upserted = await db
         .insert(users)
         .values({ email, passwordHash })
-        .onConflictDoNothing({ target: users.email })
-        .returning({ id: users.id });
-      const created = inserted[0];
-      if (created) {
-        await issueConfirmationCode(created.id, email);
-        return MESSAGES.signupSent;
-      }
-      const existing = await findUser(email);
-      if (existing && existing.confirmedAt === null) {
-        await db.update(users).set({ passwordHash }).where(eq(users.id, existing.id));
-        await issueConfirmationCode(existing.id, email);
-      } else if (existing) {
-        await sendMail(renderExistingAccountNotice(email, `${publicUrl}/login`, partner));
-      }
+        .onConflictDoUpdate({ target: users.email, set: { email: sql`${users.email}` } })
+        .returning({ created: sql<boolean>`(xmax = 0)` });
+      await requestAccountMail({
+        account: { kind: 'signup', email, created: upserted[0]?.created === true },
+      });
       return MESSAGES.signupSent;
     },
 
@@ -117,43 +93,20 @@ export function createAuthService(deps: AuthDeps) {
       requireValid('confirm', input);
       const email = normalizeEmail(input.username);
       const now = clock.now();
-      const reject = () => new AppError(400, 'CODE_REJECTED', MESSAGES.codeRejected);
-      const user = await findUser(email);
-      if (!user || user.confirmedAt !== null) throw reject();
-
-      const presented = codeHash(user.id, input.code);
-      // Single use even under concurrent requests: only one DELETE can return the row.
-      const consumed = await db
-        .delete(confirmationCodes)
-        .where(
-          and(
-            eq(confirmationCodes.userId, user.id),
-            eq(confirmationCodes.codeHash, presented),
-            sql`${confirmationCodes.attempts} < ${CODE_MAX_ATTEMPTS}`,
-            sql`${confirmationCodes.expiresAt} > ${now.toISOString()}::timestamptz`,
-          ),
-        )
-        .returning({ codeHash: confirmationCodes.codeHash });
-      const row = consumed[0];
-      if (!row || !safeEqualHex(row.codeHash, presented)) {
-        await db
-          .update(confirmationCodes)
-          .set({ attempts: sql`${confirmationCodes.attempts} + 1` })
-          .where(eq(confirmationCodes.userId, user.id));
-        throw reject();
-      }
+      const userId = await tryConfirmationCode(db, hmacKey, email, input.code, now);
+      if (!userId) throw new AppError(400, 'CODE_REJECTED', MESSAGES.codeRejected);
       await db.transaction(async (tx) => {
-        await tx.update(users).set({ confirmedAt: now }).where(eq(users.id, user.id));
-        await tx.insert(applications).values({ userId: user.id }).onConflictDoNothing();
+        await tx.update(users).set({ confirmedAt: now }).where(eq(users.id, userId));
+        await tx.insert(applications).values({ userId }).onConflictDoNothing();
       });
       return MESSAGES.confirmed;
     },
 
     async resendConfirmation(input: { username: string }): Promise<string> {
       requireValid('resend', input);
-      const email = normalizeEmail(input.username);
-      const user = await findUser(email);
-      if (user && user.confirmedAt === null) await issueConfirmationCode(user.id, email);
+      await requestAccountMail({
+        account: { kind: 'resend', email: normalizeEmail(input.username) },
+      });
       return MESSAGES.resendSent;
     },
 
@@ -166,26 +119,20 @@ export function createAuthService(deps: AuthDeps) {
       const email = normalizeEmail(input.username);
       const now = clock.now();
 
-      const throttle = (
-        await db.select().from(loginThrottle).where(eq(loginThrottle.email, email)).limit(1)
-      )[0];
-      if (throttle?.lockedUntil && throttle.lockedUntil > now) {
-        const seconds = Math.ceil((throttle.lockedUntil.getTime() - now.getTime()) / 1000);
+      const lockedFor = await countAttempt(email, now);
+      if (lockedFor !== null) {
         throw new AppError(429, 'ACCOUNT_LOCKED', MESSAGES.accountLocked, {
-          'retry-after': String(Math.max(1, seconds)),
+          'retry-after': String(Math.max(1, lockedFor)),
         });
       }
-
       const user = await findUser(email);
       const passwordOk = await verifyPassword(user?.passwordHash ?? null, input.password);
-      if (!user || !passwordOk) {
-        await recordFailure(email, now);
-        throw new AppError(401, 'LOGIN_FAILED', MESSAGES.loginFailed);
-      }
+      if (!user || !passwordOk) throw new AppError(401, 'LOGIN_FAILED', MESSAGES.loginFailed);
+      // The right password: the attempt was not a failure, and the count starts again.
+      await db.delete(loginThrottle).where(eq(loginThrottle.email, email));
       if (user.confirmedAt === null) {
         throw new AppError(403, 'NOT_CONFIRMED', MESSAGES.notConfirmed);
       }
-      await db.delete(loginThrottle).where(eq(loginThrottle.email, email));
       const token = await createSession(db, user.id, now);
       await db.insert(successfulLogins).values({ userId: user.id, at: now });
       return { token, email };
@@ -193,21 +140,9 @@ export function createAuthService(deps: AuthDeps) {
 
     async forgotPassword(input: { username: string }): Promise<string> {
       requireValid('forgot', input);
-      const email = normalizeEmail(input.username);
-      const user = await findUser(email);
-      if (user) {
-        const id = generateToken();
-        const expiresAt = new Date(clock.now().getTime() + RESET_TTL_MS);
-        await db.transaction(async (tx) => {
-          // Only the newest link works.
-          await tx.delete(passwordResets).where(eq(passwordResets.userId, user.id));
-          await tx
-            .insert(passwordResets)
-            .values({ idHash: hashToken(id), userId: user.id, expiresAt });
-        });
-        const query = new URLSearchParams({ username: email, id });
-        await sendMail(renderPasswordReset(email, `${publicUrl}/reset?${query}`, partner));
-      }
+      await requestAccountMail({
+        account: { kind: 'forgot', email: normalizeEmail(input.username) },
+      });
       return MESSAGES.forgotSent;
     },
 
@@ -221,56 +156,81 @@ export function createAuthService(deps: AuthDeps) {
       requireUncommonPassword(input.password);
       const email = normalizeEmail(input.username);
       const now = clock.now();
-      const reject = () => new AppError(400, 'RESET_REJECTED', MESSAGES.resetRejected);
-      const user = await findUser(email);
-      if (!user) throw reject();
+      // Hashed before the link is looked at, so a wrong link costs what a right one does.
       const passwordHash = await hashPassword(input.password);
-      await db.transaction(async (tx) => {
+      const userId = await db.transaction(async (tx) => {
+        // One statement finds the account and uses the link, whether or not the address exists.
         const used = await tx
           .update(passwordResets)
           .set({ usedAt: now })
+          .from(users)
           .where(
             and(
               eq(passwordResets.idHash, hashToken(input.id)),
-              eq(passwordResets.userId, user.id),
+              eq(users.email, email),
+              eq(passwordResets.userId, users.id),
               isNull(passwordResets.usedAt),
               sql`${passwordResets.expiresAt} > ${now.toISOString()}::timestamptz`,
             ),
           )
           .returning({ userId: passwordResets.userId });
-        if (used.length === 0) throw reject();
+        const id = used[0]?.userId;
+        if (!id) return null;
         // Following the e-mailed link proves the mailbox, which is what confirmation proves.
         await tx
           .update(users)
-          .set({ passwordHash, confirmedAt: user.confirmedAt ?? now })
-          .where(eq(users.id, user.id));
-        await tx.insert(applications).values({ userId: user.id }).onConflictDoNothing();
+          .set({
+            passwordHash,
+            confirmedAt: sql`COALESCE(${users.confirmedAt}, ${now.toISOString()}::timestamptz)`,
+          })
+          .where(eq(users.id, id));
+        await tx.insert(applications).values({ userId: id }).onConflictDoNothing();
         await tx.delete(loginThrottle).where(eq(loginThrottle.email, email));
-        await tx.delete(confirmationCodes).where(eq(confirmationCodes.userId, user.id));
+        await tx.delete(confirmationCodes).where(eq(confirmationCodes.userId, id));
+        return id;
       });
-      await revokeAllSessions(db, user.id, now);
+      if (!userId) throw new AppError(400, 'RESET_REJECTED', MESSAGES.resetRejected);
+      await revokeAllSessions(db, userId, now);
       return MESSAGES.resetDone;
     },
   };
 
-  /** Counts a failure and, from the fifth, locks for 2^(n-5) s up to 15 minutes (Cognito). */
-  async function recordFailure(email: string, now: Date): Promise<void> {
+  /**
+   * Counts a login attempt BEFORE its password is verified, and from the fifth locks the address
+   * for 2^(n-5) s up to 15 minutes (Cognito). One upsert, which refuses to count while a lock
+   * runs: a burst queues on the row, so no more attempts get verified than the count allows
+   * (checking first and counting after a failed verification let a burst through). Counted per
+   * address, known or not, so an unknown address locks like an account. Returns null when the
+   * attempt may go ahead, else the seconds the lock still runs.
+   */
+  async function countAttempt(email: string, now: Date): Promise<number | null> {
     const nowIso = now.toISOString();
     const forgetBefore = new Date(now.getTime() - FAILURE_MEMORY_MS).toISOString();
-    await db.execute(sql`
-      INSERT INTO login_throttle (email, failures, locked_until, last_failure_at)
-      VALUES (${email}, 1, NULL, ${nowIso}::timestamptz)
-      ON CONFLICT (email) DO UPDATE SET
-        failures = CASE WHEN login_throttle.last_failure_at < ${forgetBefore}::timestamptz
-                        THEN 1 ELSE login_throttle.failures + 1 END,
-        last_failure_at = EXCLUDED.last_failure_at
-    `);
-    await db.execute(sql`
-      UPDATE login_throttle
-      SET locked_until = ${nowIso}::timestamptz
-        + make_interval(secs => LEAST(power(2, failures - ${LOCKOUT_THRESHOLD}), ${LOCKOUT_MAX_SECONDS}))
-      WHERE email = ${email} AND failures >= ${LOCKOUT_THRESHOLD}
-    `);
+    const failures = sql`CASE WHEN ${loginThrottle.lastFailureAt} < ${forgetBefore}::timestamptz
+      THEN 1 ELSE ${loginThrottle.failures} + 1 END`;
+    const counted = await db
+      .insert(loginThrottle)
+      .values({ email, failures: 1, lockedUntil: null, lastFailureAt: now })
+      .onConflictDoUpdate({
+        target: loginThrottle.email,
+        set: {
+          failures,
+          lastFailureAt: now,
+          lockedUntil: sql`CASE WHEN ${failures} >= ${LOCKOUT_THRESHOLD}
+            THEN ${nowIso}::timestamptz + make_interval(secs => LEAST(power(2, ${failures} - ${LOCKOUT_THRESHOLD}), ${LOCKOUT_MAX_SECONDS}))
+            ELSE NULL END`,
+        },
+        setWhere: sql`${loginThrottle.lockedUntil} IS NULL OR ${loginThrottle.lockedUntil} <= ${nowIso}::timestamptz`,
+      })
+      .returning({ failures: loginThrottle.failures });
+    if (counted.length > 0) return null;
+    const lock = await db
+      .select({ lockedUntil: loginThrottle.lockedUntil })
+      .from(loginThrottle)
+      .where(eq(loginThrottle.email, email))
+      .limit(1);
+    const until = lock[0]?.lockedUntil?.getTime() ?? now.getTime();
+    return Math.ceil((until - now.getTime()) / 1000);
   }
 }
 

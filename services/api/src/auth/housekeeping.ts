@@ -1,7 +1,8 @@
 import { and, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../db/connect';
-import { loginThrottle } from '../db/schema';
+import { addressThrottle, loginThrottle } from '../db/schema';
+import { ADDRESS_THROTTLE_MEMORY_MS } from '../mail/address-allowance';
 import type { Clock } from '../lib/clock';
 import { QUEUES, type JobQueue } from '../jobs/queue';
 import { FAILURE_MEMORY_MS } from './auth-service';
@@ -10,7 +11,8 @@ import { deleteDeadSessions } from './sessions';
 /**
  * Every ten minutes, cluster-wide (a pg-boss schedule: one job per tick whatever the number of
  * workers), rows that can never count again are deleted: sessions revoked, idle or past their
- * lifetime, and login-failure counters that are both forgotten and unlocked. Left alone they grow
+ * lifetime, login-failure counters that are both forgotten and unlocked, and address allowances
+ * (e-mails, code tries) that have refilled. Left alone they grow
  * with every login of the season and keep who-logged-in-when longer than anyone needs it.
  */
 export const HOUSEKEEPING_CRON = '*/10 * * * *';
@@ -29,6 +31,15 @@ export async function deleteStaleLoginThrottles(db: Db, now: Date): Promise<numb
   return deleted.length;
 }
 
+/** Address allowances untouched for a day are full again: the row says nothing any more. */
+export async function deleteStaleAddressThrottles(db: Db, now: Date): Promise<number> {
+  const deleted = await db
+    .delete(addressThrottle)
+    .where(lt(addressThrottle.updatedAt, new Date(now.getTime() - ADDRESS_THROTTLE_MEMORY_MS)))
+    .returning({ key: addressThrottle.key });
+  return deleted.length;
+}
+
 export async function startHousekeepingWorker(
   queue: JobQueue,
   deps: { db: Db; clock: Clock; logger: Logger },
@@ -38,6 +49,10 @@ export async function startHousekeepingWorker(
     const now = deps.clock.now();
     const sessions = await deleteDeadSessions(deps.db, now);
     const loginThrottles = await deleteStaleLoginThrottles(deps.db, now);
-    deps.logger.info({ sessions, loginThrottles }, 'housekeeping: dead rows deleted');
+    const addressThrottles = await deleteStaleAddressThrottles(deps.db, now);
+    deps.logger.info(
+      { sessions, loginThrottles, addressThrottles },
+      'housekeeping: dead rows deleted',
+    );
   });
 }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigserial,
   check,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -52,6 +53,18 @@ export const loginThrottle = pgTable('login_throttle', {
   failures: integer('failures').notNull().default(0),
   lockedUntil: at('locked_until'),
   lastFailureAt: at('last_failure_at').notNull(),
+});
+
+/**
+ * Allowances per e-mail address (token buckets, issue #15), known address or not: the account
+ * e-mails it may still get (`mail:` keys), so anonymous requests cannot flood a mailbox, and the
+ * confirmation codes that may still be tried for it (`confirm:` keys). Keyed by an HMAC of the
+ * address, so no address is stored.
+ */
+export const addressThrottle = pgTable('address_throttle', {
+  key: text('key').primaryKey(),
+  tokens: doublePrecision('tokens').notNull(),
+  updatedAt: at('updated_at').notNull(),
 });
 
 export const sessions = pgTable(

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { PartnerConfig } from '@admissions/form';
 import type { Config } from '../config';
 import type { Database } from '../db/connect';
+import { createAccountMailResolver } from '../auth/account-mail';
 import { startHousekeepingWorker } from '../auth/housekeeping';
 import { startConversionRuntime, type ConversionRuntime } from '../documents/conversion-runtime';
 import { EXPORT_QUEUE, startExportWorker } from '../export/export-jobs';
@@ -58,7 +59,15 @@ export async function startJobWorkers(deps: {
   exportLoops: number;
 }): Promise<JobWorkers> {
   const { config, database, queue, storage, secrets, partner, clock, logger } = deps;
-  await startMailWorker(queue, secrets.encryptionKey, deps.mailer, logger);
+  const resolveAccountMail = createAccountMailResolver({
+    db: database.db,
+    clock,
+    hmacKey: secrets.hmacKey,
+    partner,
+    publicUrl: config.publicUrl,
+    limits: { burst: config.mailPerAddressBurst, perHour: config.mailPerAddressPerHour },
+  });
+  await startMailWorker(queue, secrets.encryptionKey, deps.mailer, logger, resolveAccountMail);
   await startHousekeepingWorker(queue, { db: database.db, clock, logger });
   const conversion = await startConversionRuntime({
     config,

@@ -1,20 +1,28 @@
 import type { Logger } from 'pino';
 import { seal, unseal } from '../lib/crypto';
 import { QUEUES, type JobQueue } from '../jobs/queue';
+import {
+  isAccountMailRequest,
+  type AccountMailRequest,
+  type AccountMailResolver,
+} from '../auth/account-mail';
 import type { Mailer, MailMessage } from './mailer';
+
+/** A message ready to send, or an account request the worker turns into one (or into nothing). */
+export type MailJob = MailMessage | AccountMailRequest;
 
 interface SealedMail {
   sealed: string;
 }
 
 /**
- * Queues a message. The payload holds codes and reset links, so it is encrypted before it is
- * written to the job table, and never logged.
+ * Queues a message. The payload holds codes, reset links and addresses, so it is encrypted
+ * before it is written to the job table, and never logged.
  */
 export async function enqueueMail(
   queue: JobQueue,
   encryptionKey: Buffer,
-  message: MailMessage,
+  message: MailJob,
 ): Promise<void> {
   const data: SealedMail = { sealed: seal(encryptionKey, JSON.stringify(message)) };
   await queue.send(QUEUES.sendEmail, data);
@@ -36,7 +44,14 @@ export async function startMailWorker(
   encryptionKey: Buffer,
   mailer: Mailer,
   logger: Logger,
+  /** Given by every server and worker (jobs/workers.ts); tests of plain messages leave it out. */
+  resolveAccountMail?: AccountMailResolver,
 ): Promise<void> {
+  const resolve = async (data: MailJob): Promise<MailMessage | null> => {
+    if (!isAccountMailRequest(data)) return data;
+    if (!resolveAccountMail) throw new Error('this worker cannot decide account e-mails');
+    return resolveAccountMail(data);
+  };
   await queue.work<SealedMail>(
     QUEUES.sendEmail,
     { pollingIntervalSeconds: 0.5, batchSize: MAIL_BATCH_SIZE },
@@ -46,8 +61,11 @@ export async function startMailWorker(
         while (next < jobs.length) {
           const job = jobs[next++]!;
           try {
-            const message = JSON.parse(unseal(encryptionKey, job.data.sealed)) as MailMessage;
-            await mailer.send(message);
+            const data = JSON.parse(unseal(encryptionKey, job.data.sealed)) as MailJob;
+            // An account request decided here can come to nothing (no account, or the
+            // address's limit reached): the job completes quietly.
+            const message = await resolve(data);
+            if (message) await mailer.send(message);
           } catch (error) {
             // The message text stays out of the log (codes, reset links).
             logger.warn({ jobId: job.id, err: error }, 'mail delivery failed; will retry');

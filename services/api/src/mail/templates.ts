@@ -18,11 +18,49 @@ function render(to: string, subject: string, paragraphs: string[]): MailMessage 
   };
 }
 
-export function renderConfirmationCode(to: string, code: string, partner: PartnerConfig) {
+/** "23 November 2026 at 22:30 UTC": when a code sent again stops working. */
+function formatExpiry(at: Date): string {
+  const date = at.toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+  return `${date} at ${at.toISOString().slice(11, 16)} UTC`;
+}
+
+/** `sentBefore`: the expiry of a code e-mailed again (a resend no longer replaces a live code). */
+export function renderConfirmationCode(
+  to: string,
+  code: string,
+  partner: PartnerConfig,
+  sentBefore: Date | null = null,
+) {
   return render(to, `Your ${partner.schoolName} confirmation code`, [
     `Your confirmation code is ${code}`,
-    'Enter this 6-digit code on the Confirm Your Account page to finish creating your account. The code expires in 24 hours.',
+    sentBefore
+      ? `This is the code we sent you before; it still works. Enter it on the Confirm Your Account page by ${formatExpiry(sentBefore)}.`
+      : 'Enter this 6-digit code on the Confirm Your Account page to finish creating your account. The code expires in 24 hours.',
     `If you did not create an account with the ${partner.admissionsOfficeName}, you can ignore this message.`,
+  ]);
+}
+
+/**
+ * A second sign-up on an address whose account is not confirmed yet: the owner gets the live code,
+ * and learns that the password is still the first one (a sign-up never changes it).
+ */
+export function renderSignupAgain(
+  to: string,
+  code: string,
+  expiresAt: Date,
+  loginUrl: string,
+  partner: PartnerConfig,
+) {
+  return render(to, `Your ${partner.schoolName} confirmation code`, [
+    `Your confirmation code is ${code}`,
+    `Someone signed up again with this email address, which already has an account waiting for confirmation. Enter the code on the Confirm Your Account page by ${formatExpiry(expiresAt)}.`,
+    'The password was not changed: it is the one chosen when the account was first created.',
+    `If you do not know that password, or did not create this account, do not use the code: choose "Forgot password?" at ${loginUrl} to set your own password, which also confirms the account.`,
   ]);
 }
 
