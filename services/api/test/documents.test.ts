@@ -172,7 +172,9 @@ describe.each(availableDrivers())('documents on %s', (driver) => {
       status: 'FAILED',
       message: DOCUMENT_MESSAGES.tooComplex,
     });
-    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 3000);
+    // Generous on a loaded machine (upload, checks, polling); a conversion left to run would take
+    // minutes.
+    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 10_000);
     for (const pid of pids) expect(processExists(pid)).toBe(false);
     // The failure cleared the earlier document too (SPEC §4: on FAILED the answer is cleared).
     expect((await client.api(jar, 'GET', '/api/document-answer')).json()).toEqual({});
