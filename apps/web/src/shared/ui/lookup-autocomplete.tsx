@@ -25,6 +25,11 @@ export interface LookupAutocompleteProps {
   disabled?: boolean;
   maxLength?: number;
   description?: string;
+  /**
+   * Picking a suggestion leaves the field's text alone (onSelect fills it from the record): a
+   * City or ZIP field shows "Springfield, IL 62701" as a suggestion but keeps only its own part.
+   */
+  keepTypedOnSelect?: boolean;
 }
 
 /** Calls `run` 200 ms after the last change, but no later than 500 ms after the first one. */
@@ -81,7 +86,7 @@ export function LookupAutocomplete(props: LookupAutocompleteProps) {
     }
     const item = items.find((i) => i.id === optionValue);
     if (!item) return;
-    onChange(item.text);
+    if (!props.keepTypedOnSelect) onChange(item.text);
     void fetchLookupRecord(category, item.id).then((record) =>
       onSelect({ label: item.text, record }),
     );
