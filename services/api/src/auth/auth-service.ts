@@ -7,7 +7,7 @@ import {
   type AuthForm,
   type PartnerConfig,
 } from '@admissions/form';
-import { MESSAGES } from '@admissions/api-contract';
+import { AUTH_ERROR_CODES, MESSAGES } from '@admissions/api-contract';
 import type { Db } from '../db/connect';
 import {
   applications,
@@ -183,7 +183,7 @@ export function createAuthService(deps: AuthDeps) {
         throw new AppError(401, 'LOGIN_FAILED', MESSAGES.loginFailed);
       }
       if (user.confirmedAt === null) {
-        throw new AppError(403, 'NOT_CONFIRMED', MESSAGES.notConfirmed);
+        throw new AppError(403, AUTH_ERROR_CODES.notConfirmed, MESSAGES.notConfirmed);
       }
       await db.delete(loginThrottle).where(eq(loginThrottle.email, email));
       const token = await createSession(db, user.id, now);
