@@ -10,6 +10,10 @@ const FREE_TEXT = '\u0000free-text';
 
 export interface LookupAutocompleteProps {
   category: LookupCategory;
+  /** The input's id (a question key, so summary links land on the input itself). */
+  id?: string;
+  /** Sized to what the field holds (a ZIP is short). */
+  maxWidth?: string;
   label: string;
   /** The question's answer (the school name or the first address line). */
   value: string;
@@ -99,6 +103,8 @@ export function LookupAutocomplete(props: LookupAutocompleteProps) {
     <Combobox store={combobox} onOptionSubmit={choose} withinPortal={false} keepMounted={false}>
       <Combobox.Target>
         <TextInput
+          id={props.id}
+          maw={props.maxWidth}
           label={label}
           description={props.description}
           value={value}

@@ -11,7 +11,7 @@ import {
 import { LookupAutocomplete } from '../../../shared/ui/lookup-autocomplete';
 import type { InputProps } from './input-props';
 import { getPartner } from '../../../shared/lib/partner';
-import { TextField } from './text-inputs';
+import { TextField, widthForLimit } from './text-inputs';
 
 const ADDRESS_LINE = 'address_line_1';
 const SCHOOL_NAME = 'name';
@@ -105,6 +105,7 @@ export function AutocompleteField(props: InputProps) {
     <div id={question.key} onBlur={props.onCommit}>
       <LookupAutocomplete
         category={category}
+        maxWidth="36rem"
         label={props.label}
         value={props.value}
         {...(props.help ? { description: props.help } : {})}
@@ -138,6 +139,7 @@ function AddressLineField(props: InputProps) {
       withAsterisk={props.required}
       value={props.value}
       onBlur={props.onCommit}
+      maw="36rem"
       maxLength={limitForRole(props.question, 'value', getPartner())}
       autoComplete="address-line1"
       onChange={(e) => props.onChange(props.question.key, e.currentTarget.value, 'typing')}
@@ -151,8 +153,11 @@ export function TextOrPlaceField(props: InputProps) {
   if (prefix === undefined) return <TextField {...props} />;
   const { question } = props;
   return (
-    <div id={question.key} onBlur={props.onCommit}>
+    // The input carries the question's id, as a plain text field does; the wrapper saves on blur.
+    <div onBlur={props.onCommit}>
       <LookupAutocomplete
+        id={props.id}
+        maxWidth={widthForLimit(limitForRole(question, 'value', getPartner()))}
         category="address"
         label={props.label}
         value={props.value}
