@@ -103,8 +103,9 @@ export function LookupAutocomplete(props: LookupAutocompleteProps) {
     <Combobox store={combobox} onOptionSubmit={choose} withinPortal={false} keepMounted={false}>
       <Combobox.Target>
         <TextInput
-          id={props.id}
-          maw={props.maxWidth}
+          // Only when given: an explicit undefined would override the props Combobox.Target sets.
+          {...(props.id ? { id: props.id } : {})}
+          {...(props.maxWidth ? { maw: props.maxWidth } : {})}
           label={label}
           description={props.description}
           value={value}
