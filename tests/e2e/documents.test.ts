@@ -225,14 +225,23 @@ describe('the document upload on the education page', () => {
     await a11y.expectNone('documents-upload-delete');
   });
 
-  it('deletes the uploaded file when the applicant switches to the essay tab', async () => {
+  it('deletes the uploaded file when the applicant confirms the switch to the essay tab', async () => {
     await openEducationPage('upload-switch');
     await chooseFile();
     await expectVisible(upload().getByText(PRESENT_TEXT, { exact: true }));
 
-    // SPEC §4: switching deletes any uploaded file of the tab being left.
+    // SPEC §4: switching deletes any uploaded file of the tab being left, so it asks first.
     await tab(TABS.essay).click();
+    const confirm = page.getByRole('dialog', { name: 'Switch tabs?' });
+    await expectVisible(
+      confirm.getByText('Switching will delete your uploaded file. Continue?', { exact: true }),
+    );
+    await a11y.check('/education (switch confirmation)');
+    await confirm.getByRole('button', { name: 'Continue' }).click();
     await expectSelectedTab(TABS.essay);
+    await expectVisible(
+      page.getByRole('status').filter({ hasText: 'Your uploaded file was deleted.' }),
+    );
     await expectVisible(page.getByRole('textbox', { name: STATEMENT.label }));
     await expect
       .poll(async () => Object.keys(await savedDocuments()).includes(STATEMENT.doc))

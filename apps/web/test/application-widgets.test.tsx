@@ -2,7 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '@admissions/api-contract';
 import type { ProfileResponse } from '@admissions/api-contract';
-import { mapLookupRecord } from '../src/features/application/inputs/autocomplete-field';
+import {
+  findPlaceLookupPrefix,
+  mapAddressRecord,
+  mapLookupRecord,
+} from '../src/features/application/inputs/autocomplete-field';
 import { setServiceUser } from '../src/shared/lib/session';
 import { MARKER_COOKIE, setLoginMarker, stubFetch, type RecordedCall } from './support/fetch-stub';
 import { PROFILE } from './support/profile';
@@ -42,6 +46,37 @@ describe('the lookup autocomplete', () => {
       ['hs_2_state', 'IL'],
       ['hs_2_zip', '62702'],
     ]);
+  });
+
+  it('completes a place without erasing the typed street, and only the fields it knows', () => {
+    const place = {
+      id: 'city:IL:Springfield',
+      city: 'Springfield',
+      state: 'IL',
+      state_desc: 'Illinois',
+      zip: '',
+      country: 'USA',
+      country_desc: 'United States of America',
+    };
+    const typed = { address_line_1: '742 Evergreen Terrace', zip: '627' };
+    expect(mapAddressRecord('', place, typed)).toEqual([
+      ['city', 'Springfield'],
+      ['country', 'USA'],
+      ['state', 'IL'],
+    ]);
+    // A record with a street (an institution's address file) fills the line only while empty.
+    const withStreet = { ...place, address_line_1: '1 Main St', zip: '62701' };
+    expect(mapAddressRecord('', withStreet, typed)).not.toContainEqual([
+      'address_line_1',
+      '1 Main St',
+    ]);
+    expect(mapAddressRecord('', withStreet, {})).toContainEqual(['address_line_1', '1 Main St']);
+    expect(mapAddressRecord('', withStreet, typed)).toContainEqual(['zip', '62701']);
+    // Only the permanent address looks places up; other cities and ZIPs are plain text.
+    expect(findPlaceLookupPrefix('city')).toBe('');
+    expect(findPlaceLookupPrefix('zip')).toBe('');
+    expect(findPlaceLookupPrefix('mailing_city')).toBeUndefined();
+    expect(findPlaceLookupPrefix('birth_city')).toBeUndefined();
   });
 
   it('fills the school and its address from a picked suggestion', async () => {

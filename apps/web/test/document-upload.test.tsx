@@ -146,15 +146,17 @@ describe('DocumentUpload', () => {
     expect(calls.some((c) => c.url === '/api/presigned-url')).toBe(false);
   });
 
-  it('surfaces a failed conversion in the upload toast, clears the answer and resets', async () => {
+  it('shows a failed conversion in the widget with the file name, clears the answer and resets', async () => {
     const { calls } = conversionServer({
       status: 'FAILED',
       message: DOCUMENT_MESSAGES.unsafeContent,
     });
     const { user } = renderWidget();
     await user.upload(await screen.findByLabelText(LABEL), docx());
-    expect(await screen.findByText(`Error uploading file for ${LABEL}`)).toBeInTheDocument();
-    expect(screen.getByText(DOCUMENT_MESSAGES.unsafeContent)).toBeInTheDocument();
+    const failure = await screen.findByTestId('upload-failure');
+    // The server's message for the reason, verbatim, after the name of the file it concerns.
+    expect(failure).toHaveTextContent(`${docx().name}: ${DOCUMENT_MESSAGES.unsafeContent}`);
+    expect(failure).toHaveAttribute('role', 'alert');
     expect(screen.getByTestId('answer')).toHaveTextContent(/^$/);
     await waitFor(() =>
       expect(calls.some((c) => c.method === 'DELETE' && c.url.includes('/api/pdf/'))).toBe(true),

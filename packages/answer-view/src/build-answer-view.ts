@@ -55,6 +55,12 @@ export interface AnswerViewExtras {
   documents?: Readonly<Record<string, DocumentRecord>>;
   /** 'service' applies the service rule (README): optional groups show answered rows only. */
   audience?: AnswerViewAudience;
+  /**
+   * The applicant's own copy (their PDF): what they answered, so optional groups and later
+   * add-another blocks with nothing answered are left out, and the chosen tab's label is not
+   * printed (the applicant picked it; above their answer it reads as a stray heading).
+   */
+  applicantCopy?: boolean;
 }
 
 /** The value a file question holds once its document is converted (SPEC §3). */
@@ -335,13 +341,21 @@ export function buildAnswerView(
       const answeredOnly =
         audience === 'service' &&
         (sectionPlan.optional || (repeat !== undefined && repeat.index > 1));
+      // The applicant's copy shows what they answered: an optional group or a later
+      // add-another block with nothing in it (Parent 2, Relative 2–4, Ethnicity) is left out.
+      const skipWhenEmpty =
+        extras.applicantCopy === true &&
+        (sectionPlan.optional || (repeat !== undefined && repeat.index > 1));
+      const withTabs = extras.applicantCopy !== true;
+      let answeredRows = 0;
       const rows: AnswerRow[] = [];
       const shownTabGroups = new Set<string>();
       for (const entry of sectionPlan.entries) {
         if (!isEntryVisible(entry, effective, context)) continue;
         const built = buildRow(entry.question, ctx);
         if (!built || (answeredOnly && !built.answered)) continue;
-        const group = entry.question.tab?.group;
+        if (built.answered) answeredRows++;
+        const group = withTabs ? entry.question.tab?.group : undefined;
         const labels = group ? tabLabels.get(group) : undefined;
         if (group && labels) {
           shownTabGroups.add(group);
@@ -358,7 +372,7 @@ export function buildAnswerView(
           });
         }
       }
-      if (rows.length === 0) continue;
+      if (rows.length === 0 || (skipWhenEmpty && answeredRows === 0)) continue;
       const onlyGroup = shownTabGroups.size === 1 ? [...shownTabGroups][0] : undefined;
       const tab = onlyGroup ? tabLabels.get(onlyGroup)?.tab : undefined;
       sections.push({

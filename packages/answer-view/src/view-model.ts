@@ -56,6 +56,8 @@ export interface AnswerView {
 
 /** The PDF's cover: who and which application (the print view shows the same in its heading). */
 export interface ApplicationCover {
+  /** The institution the application is made to (the partner's school name), top of the cover. */
+  institution?: string;
   applicantName: string;
   applicationId: string;
   email?: string;

@@ -290,6 +290,18 @@ describe('buildAnswerView', () => {
       expect(row(view, 'legacy_middle_name')?.value).toBe('');
     });
 
+    it('applicant copy: empty optional groups and later blocks left out, no tab labels', () => {
+      const view = build(sparse, { ...extras, applicantCopy: true });
+      // A block or optional group they answered stays whole; empty ones are gone.
+      expect(sectionIds(view)).toContain('parent-2');
+      expect(sectionIds(view)).not.toContain('legacy-1');
+      expect(sectionIds(view)).not.toContain('legacy-2');
+      expect(row(view, 'middle_name')?.value).toBe('');
+      const essay = view.pages[1]?.sections.find((s) => s.id === 'personal-statement');
+      expect(essay?.tab).toBeUndefined();
+      expect(essay?.rows.some((r) => r.tab)).toBe(false);
+    });
+
     it('service: answered rows only in optional groups and later add-another blocks', () => {
       const view = build(sparse, { ...extras, audience: 'service' });
       // Required groups keep their empty rows: staff see what was left blank.

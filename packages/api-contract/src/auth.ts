@@ -36,3 +36,13 @@ export const ResetPasswordBody = Type.Object(
   { additionalProperties: false },
 );
 export type ResetPasswordBody = Static<typeof ResetPasswordBody>;
+
+/**
+ * Stable `code`s of auth error bodies the SPA acts on (never the message text). NOT_CONFIRMED is
+ * answered only to the right password, so it tells nothing to someone guessing addresses.
+ */
+export const AUTH_ERROR_CODES = {
+  notConfirmed: 'NOT_CONFIRMED',
+  loginFailed: 'LOGIN_FAILED',
+  accountLocked: 'ACCOUNT_LOCKED',
+} as const;

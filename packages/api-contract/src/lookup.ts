@@ -68,9 +68,18 @@ export const SchoolRecord = Type.Object(
 );
 export type SchoolRecord = Static<typeof SchoolRecord>;
 
-/** An address fetched by id: fills address_line_1, address_line_2, city, state, zip, country. */
+/**
+ * An address fetched by id: fills city, state, zip, country, and the street lines when the
+ * provider knows them. A place found from a city or a ZIP code has no street, so it carries no
+ * address lines at all rather than empty ones that would read as "erase what was typed".
+ */
 export const AddressRecord = Type.Object(
-  { id: Type.String(), ...addressFields, address_line_2: Type.String() },
+  {
+    id: Type.String(),
+    ...addressFields,
+    address_line_1: Type.Optional(Type.String()),
+    address_line_2: Type.Optional(Type.String()),
+  },
   { additionalProperties: false },
 );
 export type AddressRecord = Static<typeof AddressRecord>;

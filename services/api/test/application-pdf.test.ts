@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { SERVICE_MESSAGES, type ApplicationPdfResponse } from '@admissions/api-contract';
+import { DEFAULT_PARTNER } from '@admissions/form';
 import { applicationPdfs, applications, serviceAudit, users } from '../src/db/schema';
 import { mintServiceToken } from '../src/service/service-tokens';
 import { pdfText } from './support/pdf-inspect';
@@ -179,6 +180,52 @@ describe.each(availableDrivers())('application PDF (%s)', (driver) => {
     expect((await t.request({ method: 'GET', url: again.url, cookies: zoe.jar })).statusCode).toBe(
       200,
     );
+  });
+
+  it('is the applicant’s copy: the institution on the cover, no empty blocks, no tab label', async () => {
+    const lee = await fresh({
+      first_name: 'Lee',
+      last_name: 'Park',
+      parent_relationship: 'M',
+      parent_first_name: 'Mina',
+      personal_statement_essay: 'I build kites that fly in no wind at all.',
+    });
+    // Blocks the applicant added but left empty: Parent 2 and four relatives.
+    for (const [button_id, num_components] of [
+      ['parents', 2],
+      ['legacy', 4],
+    ] as const) {
+      const added = await t.request({
+        method: 'PUT',
+        url: '/api/add-another',
+        body: { button_id, num_components },
+        cookies: lee.jar,
+      });
+      expect(added.statusCode).toBe(200);
+    }
+    const tab = await t.request({
+      method: 'PUT',
+      url: '/api/tabs',
+      body: { tab_id: 'personal_statement', chosen_tab: 'essay' },
+      cookies: lee.jar,
+    });
+    expect(tab.statusCode).toBe(200);
+    const done = await waitForPdf(t, lee.jar);
+    expect(done.status).toBe('COMPLETED');
+    const download = await t.request({ method: 'GET', url: done.url, cookies: lee.jar });
+    const text = pdfText(download.rawPayload);
+    const [cover = ''] = text.split('\f');
+    expect(cover).toContain(DEFAULT_PARTNER.schoolName);
+    expect(cover).toContain('Lee Park');
+    // The answered block is there; the empty ones and an empty optional group are not.
+    expect(text).toContain('Parent 1/Guardian 1');
+    expect(text).toContain('Mina');
+    expect(text).not.toContain('Parent 2/Guardian 2');
+    expect(text).not.toMatch(/Relative \d Who Attended/);
+    expect(text).not.toContain('Ethnicity and Race');
+    // The essay under its section, without the tab's label printed above it.
+    expect(text).toContain('I build kites that fly in no wind at all.');
+    expect(text).not.toContain('Type Your Response');
   });
 
   it('starts one job for concurrent requests and reuses the PDF until the content changes', async () => {

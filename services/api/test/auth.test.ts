@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '@admissions/form';
-import { MESSAGES } from '@admissions/api-contract';
+import { AUTH_ERROR_CODES, MESSAGES } from '@admissions/api-contract';
 import {
   availableDrivers,
   codeFrom,
@@ -267,7 +267,16 @@ describe.each(availableDrivers())('accounts on %s', (driver) => {
     await compare('/public/login', (u) => ({ username: u, password: `${PASSWORD}-wrong` }), [
       known,
       unknown,
+      unconfirmed,
     ]);
+    // Only the right password learns that the account still needs confirming: the SPA acts on
+    // the stable code (it takes the applicant to /confirm), never on the message text.
+    const notConfirmed = await post('/public/login', { username: unconfirmed, password: PASSWORD });
+    expect(notConfirmed.statusCode).toBe(403);
+    expect(notConfirmed.json()).toEqual({
+      message: MESSAGES.notConfirmed,
+      code: AUTH_ERROR_CODES.notConfirmed,
+    });
     await compare('/public/forgot-password', (u) => ({ username: u }), [
       known,
       unknown,

@@ -178,7 +178,6 @@ describe.each(availableDrivers())('lookups on %s', (driver) => {
     expect(record.json()).toEqual({
       id: 'zip:62701|12 Elm St',
       address_line_1: '12 Elm St',
-      address_line_2: '',
       city: 'Springfield',
       state: 'IL',
       state_desc: 'Illinois',
@@ -191,6 +190,24 @@ describe.each(availableDrivers())('lookups on %s', (driver) => {
     const city = (await find(`category=address&id=${encodeURIComponent(byCity[0]!.id)}`)).json();
     expect(city).toMatchObject({ address_line_1: '9 Oak Ave', city: 'New York', state: 'NY' });
     expect(await search('address', '12 Elm St')).toEqual([]);
+    // A place looked up from the City or ZIP field alone knows no street: the record carries no
+    // address lines, so it cannot blank the line the applicant typed.
+    const [springfield] = await search('address', 'Springf');
+    expect(springfield?.id).toMatch(/^city:/);
+    const place = (await find(`category=address&id=${encodeURIComponent(springfield!.id)}`)).json();
+    expect(place).toMatchObject({ city: 'Springfield', country: 'USA' });
+    expect(place).not.toHaveProperty('address_line_1');
+    expect(place).not.toHaveProperty('address_line_2');
+    const zip = (await find('category=address&id=zip:62701')).json();
+    expect(zip).toEqual({
+      id: 'zip:62701',
+      city: 'Springfield',
+      state: 'IL',
+      state_desc: 'Illinois',
+      zip: '62701',
+      country: 'USA',
+      country_desc: 'United States of America',
+    });
     expect((await find('category=address&id=zip:00000')).statusCode).toBe(404);
   });
 

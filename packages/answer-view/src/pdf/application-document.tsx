@@ -52,6 +52,7 @@ const styles = {
   // A nested run's unitless lineHeight is resolved against react-pdf's default 18 pt rather than
   // the inherited size, so the size is restated: the normal 13 pt line box.
   line: { fontSize: 10, lineHeight: 1.3 },
+  coverInstitution: { fontSize: 14, fontWeight: 700, marginTop: 120, marginBottom: 8 },
   coverTitle: { fontSize: 22, fontWeight: 700, marginTop: 120, marginBottom: 24 },
   coverName: { fontSize: 16, fontWeight: 700, marginBottom: 18 },
   coverLine: { fontSize: 11, marginBottom: 6 },
@@ -70,7 +71,11 @@ function CoverLine({ label, value }: { label: string; value: string }) {
 function CoverPage({ cover }: { cover: ApplicationCover }) {
   return (
     <Page size="LETTER" style={styles.page}>
-      <Text style={styles.coverTitle}>{COVER_HEADING}</Text>
+      {/* Whose application form this is: the institution's name heads the cover. */}
+      {cover.institution ? <Text style={styles.coverInstitution}>{cover.institution}</Text> : null}
+      <Text style={cover.institution ? [styles.coverTitle, { marginTop: 0 }] : styles.coverTitle}>
+        {COVER_HEADING}
+      </Text>
       <Text style={styles.coverName}>{cover.applicantName || COVER_HEADING}</Text>
       {listCoverLines(cover).map((line) => (
         <CoverLine key={line.label} label={line.label} value={line.value} />

@@ -6,7 +6,7 @@ import {
   type AuthFields,
   type AuthForm,
 } from '@admissions/form';
-import { MESSAGES } from '@admissions/api-contract';
+import { AUTH_ERROR_CODES, MESSAGES } from '@admissions/api-contract';
 import type { Db } from '../db/connect';
 import {
   applications,
@@ -131,7 +131,7 @@ export function createAuthService(deps: AuthDeps) {
       // The right password: the attempt was not a failure, and the count starts again.
       await db.delete(loginThrottle).where(eq(loginThrottle.email, email));
       if (user.confirmedAt === null) {
-        throw new AppError(403, 'NOT_CONFIRMED', MESSAGES.notConfirmed);
+        throw new AppError(403, AUTH_ERROR_CODES.notConfirmed, MESSAGES.notConfirmed);
       }
       const token = await createSession(db, user.id, now);
       await db.insert(successfulLogins).values({ userId: user.id, at: now });

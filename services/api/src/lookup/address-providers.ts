@@ -158,10 +158,11 @@ function createZipcodesProvider(): AddressProvider {
         if (city) found = { ...city, zip: city.zips.length === 1 ? (city.zips[0] ?? '') : '' };
       }
       if (!found) return null;
+      // A place found from a city or a ZIP knows no street: no lines, so nothing the applicant
+      // typed into them is overwritten; a street carried in the id comes back as the first line.
       return addressRecord({
         id,
-        address_line_1: street,
-        address_line_2: '',
+        ...(street ? { address_line_1: street } : {}),
         city: found.city,
         state: found.state,
         zip: found.zip,

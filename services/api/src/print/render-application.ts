@@ -69,6 +69,7 @@ export function buildPrintView(
       ]),
     ),
     audience,
+    applicantCopy: audience === 'applicant',
   });
 }
 
@@ -109,6 +110,7 @@ export async function renderApplication(
     if (again?.version !== snapshot.version) continue;
     if (missing) throw new Error('a converted document is missing from storage');
     const cover: ApplicationCover = {
+      institution: deps.partner.schoolName,
       applicantName: formatApplicantName(snapshot.answers) || snapshot.email,
       applicationId: snapshot.userId,
       email: snapshot.email,

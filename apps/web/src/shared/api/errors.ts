@@ -5,6 +5,8 @@ export class ServerError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    /** The body's stable `code`, when the server gave one (act on it, never on the text). */
+    readonly code?: string,
   ) {
     super(message);
   }

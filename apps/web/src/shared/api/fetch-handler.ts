@@ -52,7 +52,7 @@ export async function fetchJson<T>(
     }
     throw new UnauthorizedError(message);
   }
-  throw new ServerError(message, response.status);
+  throw new ServerError(message, response.status, readCode(body));
 }
 
 async function readJson(response: Response): Promise<unknown> {
@@ -69,4 +69,10 @@ function readMessage(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null || !('message' in body)) return undefined;
   const { message } = body;
   return typeof message === 'string' && message.length > 0 ? message : undefined;
+}
+
+function readCode(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || !('code' in body)) return undefined;
+  const { code } = body;
+  return typeof code === 'string' && code.length > 0 ? code : undefined;
 }

@@ -2,10 +2,15 @@
 // Self-contained: it talks to the document API itself and reports the answer and the conversion
 // status upwards, so the form page only stores the answer and the tabs can refuse to switch.
 import { useEffect, useId, useRef, useState } from 'react';
-import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { Button, Group, Input, Loader, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ConversionStatus } from '@admissions/api-contract';
-import { validateUploadFile } from '@admissions/form';
+import {
+  ALLOWED_FILE_EXTENSIONS,
+  MAX_FILE_NAME_LENGTH,
+  MAX_FILE_SIZE_BYTES,
+  validateUploadFile,
+} from '@admissions/form';
 import {
   deleteConversion,
   deleteDocumentAnswer,
@@ -18,12 +23,20 @@ import {
 } from '../api/documents';
 import { AppModal } from './app-modal';
 import { showErrorToast } from './notify';
+import classes from './document-upload.module.css';
 
 /** SPEC §4: UNPROCESSED and IN_PROGRESS poll every 2000 ms; the others stop. */
 export const CONVERSION_POLL_MS = 2000;
 export const ANONYMOUS_UPLOAD_MESSAGE =
   'This question can be finished once you have created an account.';
 export const DELETE_CONFIRMATION = 'Are you sure you want to delete your file?';
+
+/** The rules shown beside the drop zone, from the same constants the checks use. */
+export const UPLOAD_RULES = `${ALLOWED_FILE_EXTENSIONS.map((e) => `.${e}`).join(', ')} · up to ${
+  MAX_FILE_SIZE_BYTES / (1024 * 1024)
+} MB · file name up to ${MAX_FILE_NAME_LENGTH} characters`;
+export const DROP_ZONE_TEXT = 'Drag your file here or';
+export const DROP_ZONE_ACTION = 'choose a file';
 
 const PENDING: readonly ConversionStatus[] = ['UNPROCESSED', 'IN_PROGRESS'];
 
@@ -83,6 +96,12 @@ function LoggedInUpload({
   const [problems, setProblems] = useState<string[]>([]);
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const [dragging, setDragging] = useState(false);
+  // The last failure, shown in the widget with the file it concerns until another file is chosen.
+  const [failure, setFailure] = useState<{ fileName: string; message: string } | null>(null);
+  const lastFileName = useRef('');
+  const rulesId = useId();
+  const labelId = useId();
   const toastTitle = `Error uploading file for ${label}`;
 
   const status = useQuery({
@@ -107,8 +126,9 @@ function LoggedInUpload({
       onAnswerChange('ANSWERED');
       void queryClient.invalidateQueries({ queryKey: documentQueryKeys.answers });
     } else if (status.data.status === 'FAILED') {
-      // SPEC §4/§8: the error is surfaced, the answer cleared, and the conversion deleted.
-      showErrorToast(toastTitle, status.data.message);
+      // The server's message for the reason, verbatim, beside the file it concerns; the answer
+      // is cleared and the conversion deleted, so another file can be chosen at once.
+      setFailure({ fileName: lastFileName.current, message: status.data.message });
       onAnswerChange('');
       void deleteConversion(answerKey)
         .catch(() => undefined)
@@ -124,6 +144,8 @@ function LoggedInUpload({
   async function upload(file: File) {
     const messages = validateUploadFile({ name: file.name, size: file.size });
     setProblems(messages);
+    setFailure(null);
+    lastFileName.current = file.name;
     if (messages.length > 0) return;
     setUploading(true);
     try {
@@ -133,8 +155,8 @@ function LoggedInUpload({
       handled.current = `${started.status}:start`;
       queryClient.setQueryData(documentQueryKeys.conversion(answerKey), started);
       onStatusChange?.(started.status);
-    } catch (failure) {
-      showErrorToast(toastTitle, (failure as Error).message);
+    } catch (problem) {
+      setFailure({ fileName: file.name, message: (problem as Error).message });
       onAnswerChange('');
     } finally {
       setUploading(false);
@@ -150,9 +172,9 @@ function LoggedInUpload({
       setConfirming(false);
       await queryClient.invalidateQueries({ queryKey: documentQueryKeys.answers });
       await queryClient.invalidateQueries({ queryKey: documentQueryKeys.conversion(answerKey) });
-    } catch (failure) {
+    } catch (problem) {
       setConfirming(false);
-      showErrorToast(toastTitle, (failure as Error).message);
+      showErrorToast(toastTitle, (problem as Error).message);
     } finally {
       setDeleting(false);
     }
@@ -160,11 +182,12 @@ function LoggedInUpload({
 
   const converting = uploading || isConversionPending(current);
   const present = !converting && current === 'COMPLETED' && document !== undefined;
+  const invalid = problems.length > 0 || failure !== null || Boolean(error);
   const loading = status.isPending || (current === 'COMPLETED' && documents.isPending);
 
   return (
     <Stack gap={6} data-testid={`upload-${answerKey}`}>
-      <Text component="label" htmlFor={inputId} fw={500}>
+      <Text component="label" htmlFor={inputId} id={labelId} fw={500}>
         {label}
       </Text>
       {description ? (
@@ -189,22 +212,61 @@ function LoggedInUpload({
           </Button>
         </Group>
       ) : (
-        <input
-          ref={fileInput}
-          id={inputId}
-          type="file"
-          accept=".png,.jpeg,.jpg,.pdf,.docx"
-          aria-invalid={problems.length > 0 || Boolean(error)}
-          onChange={(event) => {
-            const file = event.currentTarget.files?.[0];
+        // A second label of the input: a click anywhere on the box opens the browser's chooser,
+        // and the input (focusable, visually hidden) keeps the keyboard behaviour it always had.
+        <label
+          htmlFor={inputId}
+          className={classes.zone}
+          data-dragging={dragging}
+          data-invalid={invalid}
+          onDragOver={(event) => {
+            event.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={(event) => {
+            event.preventDefault();
+            setDragging(false);
+            const file = event.dataTransfer.files[0];
             if (file) void upload(file);
           }}
-        />
+          data-testid="upload-drop-zone"
+        >
+          <input
+            ref={fileInput}
+            id={inputId}
+            className={classes.input}
+            type="file"
+            accept={ALLOWED_FILE_EXTENSIONS.map((e) => `.${e}`).join(',')}
+            aria-invalid={invalid}
+            // Named by the question alone; the box's words are for the eye (rules: description).
+            aria-labelledby={labelId}
+            aria-describedby={rulesId}
+            onChange={(event) => {
+              const file = event.currentTarget.files?.[0];
+              if (file) void upload(file);
+            }}
+          />
+          <Text component="span" size="sm" display="block" aria-hidden="true">
+            {DROP_ZONE_TEXT} <span className={classes.action}>{DROP_ZONE_ACTION}</span>
+          </Text>
+          <Text component="span" size="xs" c="dimmed" display="block" id={rulesId}>
+            {UPLOAD_RULES}
+          </Text>
+        </label>
       )}
+      {failure ? (
+        <Input.Error role="alert" data-testid="upload-failure">
+          <strong>{failure.fileName}</strong>
+          {failure.fileName ? ': ' : ''}
+          {failure.message}
+        </Input.Error>
+      ) : null}
+      {/* The same red text as every other field's error. */}
       {[...problems, ...(error ? [error] : [])].map((message) => (
-        <Alert key={message} color="red" variant="light" p="xs" role="alert">
+        <Input.Error key={message} role="alert">
           {message}
-        </Alert>
+        </Input.Error>
       ))}
       <AppModal opened={confirming} onClose={() => setConfirming(false)} title="Delete file">
         <Text>{DELETE_CONFIRMATION}</Text>

@@ -10,6 +10,10 @@ const FREE_TEXT = '\u0000free-text';
 
 export interface LookupAutocompleteProps {
   category: LookupCategory;
+  /** The input's id (a question key, so summary links land on the input itself). */
+  id?: string;
+  /** Sized to what the field holds (a ZIP is short). */
+  maxWidth?: string;
   label: string;
   /** The question's answer (the school name or the first address line). */
   value: string;
@@ -25,6 +29,11 @@ export interface LookupAutocompleteProps {
   disabled?: boolean;
   maxLength?: number;
   description?: string;
+  /**
+   * Picking a suggestion leaves the field's text alone (onSelect fills it from the record): a
+   * City or ZIP field shows "Springfield, IL 62701" as a suggestion but keeps only its own part.
+   */
+  keepTypedOnSelect?: boolean;
 }
 
 /** Calls `run` 200 ms after the last change, but no later than 500 ms after the first one. */
@@ -81,7 +90,7 @@ export function LookupAutocomplete(props: LookupAutocompleteProps) {
     }
     const item = items.find((i) => i.id === optionValue);
     if (!item) return;
-    onChange(item.text);
+    if (!props.keepTypedOnSelect) onChange(item.text);
     void fetchLookupRecord(category, item.id).then((record) =>
       onSelect({ label: item.text, record }),
     );
@@ -94,6 +103,9 @@ export function LookupAutocomplete(props: LookupAutocompleteProps) {
     <Combobox store={combobox} onOptionSubmit={choose} withinPortal={false} keepMounted={false}>
       <Combobox.Target>
         <TextInput
+          // Only when given: an explicit undefined would override the props Combobox.Target sets.
+          {...(props.id ? { id: props.id } : {})}
+          {...(props.maxWidth ? { maw: props.maxWidth } : {})}
           label={label}
           description={props.description}
           value={value}

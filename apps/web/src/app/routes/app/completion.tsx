@@ -1,19 +1,24 @@
 import { useState } from 'react';
 import { Navigate } from 'react-router';
-import { Container, Group, Paper, Text, Title } from '@mantine/core';
+import { Anchor, Container, Group, List, Paper, Text, Title } from '@mantine/core';
 import { MESSAGES } from '@admissions/api-contract';
 import { DEFAULT_ROUTE } from '../../../config/paths';
+import { AccountPopover } from '../../../features/account/components/account-popover';
 import { PdfDownload } from '../../../features/application-pdf/components/pdf-download';
+import { Frame } from '../../../features/layout/components/frame';
 import { useProfile } from '../../../features/profile/api/get-profile';
+import { getPartner } from '../../../shared/lib/partner';
 import { isLoggedIn } from '../../../shared/lib/session';
 import { FullScreenLoader } from '../../../shared/ui/full-screen-loader';
 
-/** /completion has no frame (SPEC §2) and only makes sense once the application is submitted. */
+export const NEXT_STEPS_HEADING = 'What happens next';
+
+/** /completion: only makes sense once the application is submitted. */
 export function Component() {
   // Decided on arrival: when a session ends, the code ending it navigates (with its message)
   // before dropping the marker, and this route must not race it with a bare redirect.
   const [arrivedLoggedIn] = useState(isLoggedIn);
-  // SPEC §2: only a submitted application has a completion page; a visitor has none.
+  // Only a submitted application has a completion page; a visitor has none.
   if (!arrivedLoggedIn) return <Navigate to={DEFAULT_ROUTE} replace />;
   return <Completion />;
 }
@@ -23,17 +28,40 @@ function Completion() {
   if (!profile.data) return <FullScreenLoader />;
   const submitted = profile.data.web_status.some((entry) => entry.web_status === 'submitted');
   if (!submitted) return <Navigate to={DEFAULT_ROUTE} replace />;
+  const partner = getPartner();
+  // Every later login lands here, often on a shared school computer: the frame gives the
+  // institution's name and the account menu with Log Out, so the page is never a dead end.
   return (
-    <Container size="sm" py="xl">
-      <title>Application Submitted | Undergraduate Application</title>
-      <Paper withBorder p="lg" radius="md">
-        <Title order={1}>Application submitted</Title>
-        <Text mt="sm">{MESSAGES.submitted}</Text>
-        <Text mt="md">Keep a copy of what you sent for your records.</Text>
-        <Group mt="sm">
-          <PdfDownload />
-        </Group>
-      </Paper>
-    </Container>
+    <Frame headerActions={<AccountPopover />}>
+      <Container size="sm" py="xl">
+        <title>Application Submitted | Undergraduate Application</title>
+        <Paper withBorder p="lg" radius="md">
+          <Title order={1}>Application submitted</Title>
+          <Text mt="sm">{MESSAGES.submitted}</Text>
+          <Title order={2} size="h3" mt="lg">
+            {NEXT_STEPS_HEADING}
+          </Title>
+          <List mt="xs" spacing="xs">
+            <List.Item>
+              The {partner.admissionsOfficeName} at {partner.schoolName} reviews your application
+              and writes to you by e-mail about a decision and any documents still needed.
+            </List.Item>
+            <List.Item>
+              Your application can no longer be changed. For questions, write to{' '}
+              <Anchor href={`mailto:${partner.admissionEmail}`}>{partner.admissionEmail}</Anchor> or
+              call{' '}
+              <Anchor href={`tel:${partner.admissionPhone.replace(/[^\d+]/g, '')}`}>
+                {partner.admissionPhone}
+              </Anchor>
+              .
+            </List.Item>
+          </List>
+          <Text mt="md">Keep a copy of what you sent for your records.</Text>
+          <Group mt="sm">
+            <PdfDownload />
+          </Group>
+        </Paper>
+      </Container>
+    </Frame>
   );
 }

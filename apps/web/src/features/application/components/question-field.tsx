@@ -1,10 +1,13 @@
-import { resolveText, type Question } from '@admissions/form';
+import { evaluateCondition, resolveText, type Answers, type Question } from '@admissions/form';
 import { INPUT_REGISTRY } from '../inputs/registry';
 import { useApplication } from './application-provider';
 import { getPartner } from '../../../shared/lib/partner';
 
-function isAlwaysRequired(question: Question): boolean {
-  return question.required !== undefined && question.required.when === undefined;
+/** The asterisk follows the rule: a question required only under a condition shows it then. */
+function isRequiredNow(question: Question, answers: Answers): boolean {
+  const rule = question.required;
+  if (rule === undefined) return false;
+  return rule.when === undefined || evaluateCondition(rule.when, answers);
 }
 
 /** One question: its component from the registry, its value and its errors. */
@@ -22,7 +25,7 @@ export function QuestionField({ question }: { question: Question }) {
       value={app.answers[question.key] ?? ''}
       answers={app.answers}
       {...(messages.length > 0 ? { error: messages.join(' ') } : {})}
-      required={isAlwaysRequired(question)}
+      required={isRequiredNow(question, app.answers)}
       isLoggedIn={app.snapshot.is_logged_in}
       onChange={app.setAnswer}
       onCommit={app.commit}

@@ -44,10 +44,11 @@ export function SectionView({ section }: { section: Section }) {
   );
   if (items.length === 0) return null;
   const headingId = `section-${section.id}`;
+  const title = resolveText(section.title, getPartner());
   return (
     <section aria-labelledby={headingId} className={classes.section}>
       <Title order={2} id={headingId} className={classes.sectionTitle}>
-        {resolveText(section.title, getPartner())}
+        {title}
       </Title>
       {section.help && (
         <Text size="sm" c="dimmed" mb="sm">
@@ -59,7 +60,12 @@ export function SectionView({ section }: { section: Section }) {
           item.kind === 'question' ? (
             <QuestionField key={item.question.key} question={item.question} />
           ) : (
-            <TabGroupField key={item.group.id} group={item.group} questions={item.questions} />
+            <TabGroupField
+              key={item.group.id}
+              group={item.group}
+              questions={item.questions}
+              sectionTitle={title}
+            />
           ),
         )}
       </Stack>

@@ -1,14 +1,48 @@
 import { useState } from 'react';
-import { Tabs, Text } from '@mantine/core';
+import { Button, Group, Tabs, Text, VisuallyHidden } from '@mantine/core';
+import { AppModal } from '../../../shared/ui/app-modal';
 import { FileUploadInProgressDialog } from '../../../shared/ui/file-upload-in-progress-dialog';
 import { isAnswered, type Question, type TabGroup } from '@admissions/form';
 import { useApplication } from './application-provider';
 import { QuestionField } from './question-field';
 
-/** Document-or-essay tabs; anonymous visitors see only the default tab (SPEC §4). */
-export function TabGroupField({ group, questions }: { group: TabGroup; questions: Question[] }) {
+export const SWITCH_TAB_TITLE = 'Switch tabs?';
+
+/** What a tab's answer is called when switching away deletes it. */
+export function describeTabWork(question: Question | undefined): string {
+  return question?.type === 'file' ? 'uploaded file' : 'typed response';
+}
+
+export function formatSwitchQuestion(noun: string): string {
+  return `Switching will delete your ${noun}. Continue?`;
+}
+
+export function formatSwitchDone(noun: string): string {
+  return `Your ${noun} was deleted.`;
+}
+
+interface PendingSwitch {
+  to: string;
+  from: string;
+  noun: string;
+}
+
+/** Document-or-essay tabs; anonymous visitors see only the default tab. */
+export function TabGroupField({
+  group,
+  questions,
+  sectionTitle,
+}: {
+  group: TabGroup;
+  questions: Question[];
+  /** The section's heading; a group labelled the same still names its tabs, but unseen. */
+  sectionTitle?: string;
+}) {
   const app = useApplication();
   const [blocked, setBlocked] = useState(false);
+  const [pending, setPending] = useState<PendingSwitch | null>(null);
+  const [removed, setRemoved] = useState<string | null>(null);
+  const [switching, setSwitching] = useState(false);
   const stored = app.tabs[group.id];
   // Without a stored choice, show the tab that already holds an answer (e.g. a prefilled essay).
   const answeredTab = group.tabs.find((t) => isAnswered(app.answers[t.questionKey]))?.id;
@@ -19,18 +53,39 @@ export function TabGroupField({ group, questions }: { group: TabGroup; questions
     const question = questionFor(group.defaultTab);
     return question ? <QuestionField question={question} /> : null;
   }
+
+  const switchTab = (to: string, from: string, noun: string | null) => {
+    setSwitching(true);
+    void app.chooseTab(group.id, to, from).then((result) => {
+      setSwitching(false);
+      setPending(null);
+      if (result === 'blocked') setBlocked(true);
+      else setRemoved(noun);
+    });
+  };
+
   return (
     <div>
-      <Text fw={600} mb="xs" id={`${group.id}-tabs-label`}>
-        {group.label}
-      </Text>
+      {group.label === sectionTitle ? (
+        <VisuallyHidden id={`${group.id}-tabs-label`}>{group.label}</VisuallyHidden>
+      ) : (
+        <Text fw={600} mb="xs" id={`${group.id}-tabs-label`}>
+          {group.label}
+        </Text>
+      )}
       <Tabs
         value={chosen}
         onChange={(value) => {
           if (!value || value === chosen) return;
-          void app.chooseTab(group.id, value, chosen).then((result) => {
-            if (result === 'blocked') setBlocked(true);
-          });
+          const leaving = group.tabs.find((t) => t.id === chosen);
+          // Switching deletes the left tab's answer (a file or a typed essay): ask first when
+          // there is work to lose. A file still converting is refused by chooseTab instead.
+          if (leaving && isAnswered(app.answers[leaving.questionKey])) {
+            setPending({ to: value, from: chosen, noun: describeTabWork(questionFor(chosen)) });
+            return;
+          }
+          setRemoved(null);
+          switchTab(value, chosen, null);
         }}
         keepMounted={false}
       >
@@ -41,6 +96,11 @@ export function TabGroupField({ group, questions }: { group: TabGroup; questions
             </Tabs.Tab>
           ))}
         </Tabs.List>
+        {removed ? (
+          <Text size="sm" mt="xs" role="status" data-testid="tab-switch-notice">
+            {formatSwitchDone(removed)}
+          </Text>
+        ) : null}
         {group.tabs.map((tab) => {
           const question = questionFor(tab.id);
           return (
@@ -50,6 +110,21 @@ export function TabGroupField({ group, questions }: { group: TabGroup; questions
           );
         })}
       </Tabs>
+      <AppModal opened={pending !== null} onClose={() => setPending(null)} title={SWITCH_TAB_TITLE}>
+        <Text>{pending ? formatSwitchQuestion(pending.noun) : ''}</Text>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => setPending(null)}>
+            Cancel
+          </Button>
+          <Button
+            color="red"
+            loading={switching}
+            onClick={() => pending && switchTab(pending.to, pending.from, pending.noun)}
+          >
+            Continue
+          </Button>
+        </Group>
+      </AppModal>
       <FileUploadInProgressDialog opened={blocked} onClose={() => setBlocked(false)} />
     </div>
   );

@@ -1,11 +1,24 @@
-import type { LookupRecord } from '@admissions/api-contract';
-import { isKnownAnswerKey, limitForRole } from '@admissions/form';
+import { TextInput } from '@mantine/core';
+import type { AddressRecord, LookupRecord } from '@admissions/api-contract';
+import {
+  APPLICATION_DEFINITION,
+  findQuestionEntry,
+  isAnswered,
+  isKnownAnswerKey,
+  limitForRole,
+  type Answers,
+} from '@admissions/form';
 import { LookupAutocomplete } from '../../../shared/ui/lookup-autocomplete';
 import type { InputProps } from './input-props';
 import { getPartner } from '../../../shared/lib/partner';
+import { TextField, widthForLimit } from './text-inputs';
 
 const ADDRESS_LINE = 'address_line_1';
 const SCHOOL_NAME = 'name';
+/** The fields of an address block that search places (a city or a ZIP code). */
+const PLACE_FIELDS = ['city', 'zip'] as const;
+/** Lines the applicant types; a record fills them only while they are empty. */
+const ADDRESS_LINES = ['address_line_1', 'address_line_2'] as const;
 
 // Written in this order: a country change clears the state, so the state comes after it.
 const RECORD_FIELDS = [
@@ -33,7 +46,7 @@ export function mapLookupRecord(
       : `${key}_`;
   const fields = record as Partial<Record<string, string>>;
   const entries: [string, string][] = [];
-  // SPEC §3: a school record yields its name, an address record its first line.
+  // A school record yields its name.
   if ('name' in record) entries.push([key, record.name]);
   if ('ceeb' in record && codeKey) entries.push([codeKey, record.ceeb]);
   for (const field of RECORD_FIELDS) {
@@ -44,15 +57,55 @@ export function mapLookupRecord(
   return entries;
 }
 
-/** School and address search (the lookup widget); free text is accepted as typed. */
+/**
+ * The answers a picked place fills in an address block. What the applicant typed is never
+ * erased: only values the record knows are written, and the street lines only while empty.
+ */
+export function mapAddressRecord(
+  prefix: string,
+  record: AddressRecord,
+  answers: Answers,
+): [string, string][] {
+  const fields = record as Partial<Record<string, string>>;
+  const entries: [string, string][] = [];
+  for (const field of RECORD_FIELDS) {
+    const value = fields[field]?.trim() ?? '';
+    const target = `${prefix}${field}`;
+    if (value === '' || !isKnownAnswerKey(target)) continue;
+    const isLine = (ADDRESS_LINES as readonly string[]).includes(field);
+    if (isLine && isAnswered(answers[target])) continue;
+    entries.push([target, value]);
+  }
+  return entries;
+}
+
+/**
+ * The address block's key prefix when `key` is its city or ZIP and the block's first line is an
+ * address lookup (the permanent and mailing addresses); undefined otherwise.
+ */
+export function findPlaceLookupPrefix(key: string): string | undefined {
+  for (const field of PLACE_FIELDS) {
+    if (!key.endsWith(field)) continue;
+    const prefix = key.slice(0, -field.length);
+    const line = findQuestionEntry(APPLICATION_DEFINITION, `${prefix}${ADDRESS_LINE}`)?.question;
+    if (line?.key === `${prefix}${ADDRESS_LINE}` && line.category === 'address') return prefix;
+  }
+  return undefined;
+}
+
+/** School search (the lookup widget); free text is accepted as typed. */
 export function AutocompleteField(props: InputProps) {
   const { question } = props;
   const category = question.category ?? 'hs_ceeb';
+  // A street line is typed freely (and filled by the browser's own address autofill); the
+  // address lookup completes the place from the City and ZIP fields instead.
+  if (category === 'address') return <AddressLineField {...props} />;
   return (
     // The wrapper carries the question's id for summary links, and saves when focus leaves.
     <div id={question.key} onBlur={props.onCommit}>
       <LookupAutocomplete
         category={category}
+        maxWidth="36rem"
         label={props.label}
         value={props.value}
         {...(props.help ? { description: props.help } : {})}
@@ -68,6 +121,57 @@ export function AutocompleteField(props: InputProps) {
           }
           for (const [key, value] of mapLookupRecord(question.key, question.codeKey, record)) {
             props.onChange(key, value, 'typing');
+          }
+          props.onCommit();
+        }}
+      />
+    </div>
+  );
+}
+
+function AddressLineField(props: InputProps) {
+  return (
+    <TextInput
+      id={props.id}
+      label={props.label}
+      description={props.help}
+      error={props.error}
+      withAsterisk={props.required}
+      value={props.value}
+      onBlur={props.onCommit}
+      maw="36rem"
+      maxLength={limitForRole(props.question, 'value', getPartner())}
+      autoComplete="address-line1"
+      onChange={(e) => props.onChange(props.question.key, e.currentTarget.value, 'typing')}
+    />
+  );
+}
+
+/** A text question; an address block's City and ZIP search places and complete the block. */
+export function TextOrPlaceField(props: InputProps) {
+  const prefix = findPlaceLookupPrefix(props.question.key);
+  if (prefix === undefined) return <TextField {...props} />;
+  const { question } = props;
+  return (
+    // The input carries the question's id, as a plain text field does; the wrapper saves on blur.
+    <div onBlur={props.onCommit}>
+      <LookupAutocomplete
+        id={props.id}
+        maxWidth={widthForLimit(limitForRole(question, 'value', getPartner()))}
+        category="address"
+        label={props.label}
+        value={props.value}
+        {...(props.help ? { description: props.help } : {})}
+        {...(props.error ? { error: props.error } : {})}
+        required={props.required}
+        maxLength={limitForRole(question, 'value', getPartner())}
+        keepTypedOnSelect
+        onChange={(text) => props.onChange(question.key, text, 'typing')}
+        onSelect={({ record }) => {
+          if (record && !('ceeb' in record)) {
+            for (const [key, value] of mapAddressRecord(prefix, record, props.answers)) {
+              props.onChange(key, value, 'typing');
+            }
           }
           props.onCommit();
         }}

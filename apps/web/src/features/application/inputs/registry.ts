@@ -1,18 +1,11 @@
 import { CheckboxField, MonthYearField, RadioField, SelectField } from './choice-inputs';
 import { FileField } from './file-field';
 import type { InputRegistry } from './input-props';
-import { AutocompleteField } from './autocomplete-field';
-import {
-  DateField,
-  PasswordField,
-  PhoneField,
-  SsnField,
-  TextareaField,
-  TextField,
-} from './text-inputs';
+import { AutocompleteField, TextOrPlaceField } from './autocomplete-field';
+import { DateField, PasswordField, PhoneField, SsnField, TextareaField } from './text-inputs';
 
 export const INPUT_REGISTRY: InputRegistry = {
-  text: TextField,
+  text: TextOrPlaceField,
   textarea: TextareaField,
   date: DateField,
   password: PasswordField,

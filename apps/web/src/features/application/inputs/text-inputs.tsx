@@ -1,5 +1,7 @@
+import { useState } from 'react';
 import { PasswordInput, Textarea, TextInput } from '@mantine/core';
 import {
+  MESSAGES,
   countCharacters,
   formatCharacterCount,
   formatPhone,
@@ -25,11 +27,23 @@ function common(props: InputProps) {
   };
 }
 
+/**
+ * A field as wide as what it holds: a ZIP code or a name is not stretched across the page.
+ * Short limits get short fields; the rest stay readable without spanning a wide screen.
+ */
+export function widthForLimit(limit: number): string {
+  if (limit <= 12) return '10rem';
+  if (limit <= 60) return '24rem';
+  return '36rem';
+}
+
 export function TextField(props: InputProps) {
+  const limit = limitOf(props);
   return (
     <TextInput
       {...common(props)}
-      maxLength={limitOf(props)}
+      maw={widthForLimit(limit)}
+      maxLength={limit}
       autoComplete="off"
       onChange={(e) => props.onChange(props.question.key, e.currentTarget.value, 'typing')}
     />
@@ -64,13 +78,25 @@ export function TextareaField(props: InputProps) {
 }
 
 export function DateField(props: InputProps) {
+  // A partly typed date reads as '' (an invalid date is never stored), so the rules see an empty
+  // field and would name the label; the browser knows it is half typed (validity.badInput).
+  const [partial, setPartial] = useState(false);
+  const invalidMessage = props.question.date?.invalidMessage ?? MESSAGES.dateInvalid;
+  const error = partial && props.error ? invalidMessage : props.error;
   return (
     <TextInput
       {...common(props)}
+      error={error}
       type="date"
-      // A partly typed date reads as '' here: an invalid date is never stored (SPEC §5).
-      onChange={(e) => props.onChange(props.question.key, e.currentTarget.value, 'typing')}
-      maw="16rem"
+      onChange={(e) => {
+        setPartial(e.currentTarget.validity.badInput);
+        props.onChange(props.question.key, e.currentTarget.value, 'typing');
+      }}
+      onBlur={(e) => {
+        setPartial(e.currentTarget.validity.badInput);
+        props.onCommit();
+      }}
+      maw="12rem"
     />
   );
 }
@@ -84,7 +110,7 @@ export function PhoneField(props: InputProps) {
       autoComplete="off"
       placeholder="(555) 555-5555"
       maxLength={14}
-      maw="16rem"
+      maw="12rem"
       onChange={(e) =>
         props.onChange(props.question.key, formatPhone(e.currentTarget.value), 'typing')
       }

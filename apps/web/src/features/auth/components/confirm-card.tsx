@@ -60,9 +60,14 @@ export function ConfirmCard() {
       answers={answers}
       footer={{ question: 'Already confirmed your account?', linkLabel: 'Log in', to: PATHS.login }}
       notice={
-        handedOver.successMessage && (
-          <MessageAlert kind="success" message={handedOver.successMessage} />
-        )
+        <>
+          {handedOver.errorMessage && (
+            <MessageAlert kind="error" message={handedOver.errorMessage} />
+          )}
+          {handedOver.successMessage && (
+            <MessageAlert kind="success" message={handedOver.successMessage} />
+          )}
+        </>
       }
     >
       {addressKnown ? (

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
 import { Link, useLocation, useNavigate } from 'react-router';
+import { AUTH_ERROR_CODES } from '@admissions/api-contract';
 import { validateAuthForm, normalizeEmail } from '@admissions/form';
+import { ServerError } from '../../../shared/api/errors';
 import { readAuthLocationState, buildCarriedState } from '../../../shared/lib/auth-location-state';
 import { preloadRoute } from '../../../shared/lib/route-preload';
 import { showErrorToast } from '../../../shared/ui/notify';
@@ -46,7 +48,20 @@ export function LoginCard() {
             )
             .finally(() => void navigate(DEFAULT_ROUTE, { state: buildCarriedState(answers) }));
         },
-        onError: (error) => showErrorToast('Login Card Error', error.message),
+        onError: (error) => {
+          // The right password on an account never confirmed: the confirm screen, with the
+          // address filled in and its resend button, instead of a dead end on /login.
+          if (error instanceof ServerError && error.code === AUTH_ERROR_CODES.notConfirmed) {
+            void navigate(PATHS.confirm, {
+              state: buildCarriedState(answers, {
+                username: normalizeEmail(username),
+                errorMessage: error.message,
+              }),
+            });
+            return;
+          }
+          showErrorToast('Login Card Error', error.message);
+        },
       },
     );
   };

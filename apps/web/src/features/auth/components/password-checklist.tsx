@@ -7,7 +7,11 @@ import classes from './password-checklist.module.css';
  * rendered as the password input's description, so it is announced with the input.
  */
 export function PasswordChecklist({ password }: { password: string }) {
-  const checks = checkPassword(password);
+  // An empty field meets nothing yet: "No spaces at the beginning or end" is vacuously true of
+  // '' and would show a green tick before anything was typed.
+  const checks = checkPassword(password).map((check) =>
+    password === '' ? { ...check, met: false } : check,
+  );
   return (
     <div className={classes.checklist} data-testid="password-checklist">
       <Text size="sm" fw={700} c="brown.9" component="div">
