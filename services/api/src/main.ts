@@ -55,7 +55,7 @@ async function main(): Promise<void> {
       exitNow(1);
     }, budget - 100).unref();
     // What is left after the deadline is for closing the pools and writing the last lines.
-    const deadline = startedAt + budget - Math.min(2000, Math.floor(budget / 4));
+    const deadline = startedAt + budget - Math.min(2500, Math.floor(budget / 3));
     log(() => logger.info({ signal, timeoutMs: budget }, 'shutting down'));
     let code = 0;
     try {
