@@ -91,12 +91,13 @@ describe.each(availableDrivers())('cross-site requests to every state change (%s
     const jar = await signIn();
     const failures: string[] = [];
     for (const route of routes) {
-      for (const browser of [
+      const browsers: Record<string, string>[] = [
         { origin: 'https://attacker.example' },
         { origin: 'null' },
         { 'sec-fetch-site': 'cross-site' },
         { 'sec-fetch-site': 'same-site', origin: 'https://student-pages.localhost' },
-      ]) {
+      ];
+      for (const browser of browsers) {
         const response = await send(route, { ...rightType(route), ...browser }, jar);
         if (
           response.statusCode !== 403 ||
@@ -120,7 +121,7 @@ describe.each(availableDrivers())('cross-site requests to every state change (%s
     const failures: string[] = [];
     for (const route of routes.filter((r) => r.method !== 'GET')) {
       const upload = route.path === API_ROUTES.storageUpload;
-      const wrong = upload
+      const wrong: Record<string, string>[] = upload
         ? [{}, { 'content-type': 'application/json' }, { 'content-type': 'text/plain' }]
         : [
             {},

@@ -115,12 +115,13 @@ describe.each(availableDrivers())('API hardening (%s)', (driver) => {
   describe('cross-site requests', () => {
     it('keeps GET /api/logout but refuses it from another site', async () => {
       const { jar } = await seedApplicant(t);
-      for (const headers of [
+      const foreign: Record<string, string>[] = [
         { 'sec-fetch-site': 'cross-site' },
         { 'sec-fetch-site': 'same-site' },
         { origin: 'https://evil.example' },
         { origin: 'null' },
-      ]) {
+      ];
+      for (const headers of foreign) {
         const refused = await t.request({
           method: 'GET',
           url: API_ROUTES.logout,
