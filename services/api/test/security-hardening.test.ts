@@ -17,6 +17,23 @@ import { availableDrivers, createTestRuntime, type TestRuntime } from './support
 
 const PUBLIC_ORIGIN = 'http://localhost:3000';
 
+function isRedisUp(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(6379, '127.0.0.1');
+    socket.setTimeout(1000);
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (data) => {
+      socket.destroy();
+      resolve(data.toString().startsWith('+PONG'));
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
 /** A confirmed applicant with an empty application and a live session, written straight in. */
 async function seedApplicant(t: TestRuntime): Promise<{ id: string; jar: Record<string, string> }> {
   const id = randomUUID();
@@ -345,13 +362,16 @@ describe.each(availableDrivers())('limits and addresses (%s)', (driver) => {
     }
   }, 60_000);
 
-  it('limits signed-in routes per account: 60 applicants behind one address autosave freely, one hammering is stopped', async () => {
+  async function checkPerAccountLimits(env: Record<string, string>) {
     const t = await createTestRuntime(driver, {
       GLOBAL_RATE_LIMIT: '50',
       ACCOUNT_RATE_LIMIT: '20',
+      ...env,
     });
     try {
-      const lab = `192.0.2.${Math.floor(Math.random() * 250) + 1}`;
+      // An address of its own: Redis counters are shared with every other test run.
+      const octet = () => Math.floor(Math.random() * 250) + 1;
+      const lab = `10.${octet()}.${octet()}.${octet()}`;
       const applicants = [];
       for (let i = 0; i < 60; i++) applicants.push(await seedApplicant(t));
       const save = (jar: Record<string, string>, value: string) =>
@@ -379,8 +399,31 @@ describe.each(availableDrivers())('limits and addresses (%s)', (driver) => {
       expect(burst.slice(17).every((s) => s === 429)).toBe(true);
       // The others in the lab are not affected.
       expect((await save(applicants[1]!.jar, 'Still fine')).statusCode).toBe(200);
+      // Anonymous requests from the lab's address still count per address.
+      const anonymous: number[] = [];
+      for (let i = 0; i < 55; i++) {
+        const response = await t.runtime.app.inject({
+          method: 'GET',
+          url: API_ROUTES.partner,
+          remoteAddress: lab,
+        });
+        anonymous.push(response.statusCode);
+      }
+      expect(anonymous.filter((s) => s === 429).length).toBe(5);
     } finally {
       await t.close();
     }
+  }
+
+  it('limits signed-in routes per account: 60 applicants behind one address autosave freely, one hammering is stopped', async () => {
+    await checkPerAccountLimits({});
+  }, 120_000);
+
+  it('counts per account in Redis when REDIS_URL is set', async (context) => {
+    if (!(await isRedisUp())) {
+      console.warn('Redis does not answer on 127.0.0.1:6379: the Redis case is skipped');
+      context.skip();
+    }
+    await checkPerAccountLimits({ REDIS_URL: 'redis://127.0.0.1:6379' });
   }, 120_000);
 });
