@@ -36,6 +36,7 @@ import type {
   AnswerView,
   DocumentView,
 } from './view-model';
+import { stripBidiControls } from './display-text';
 
 export type AnswerViewAudience = 'applicant' | 'service';
 
@@ -160,7 +161,7 @@ export function formatAnswerDate(value: string): string {
 /** The applicant's name as the cover and the print view's heading show it. */
 export function formatApplicantName(answers: Answers): string {
   return ['first_name', 'middle_name', 'last_name']
-    .map((key) => (answers[key] ?? '').trim())
+    .map((key) => stripBidiControls(answers[key] ?? '').trim())
     .filter((part) => part !== '')
     .join(' ');
 }
@@ -264,7 +265,7 @@ function buildRow(
         row: {
           key: question.key,
           label,
-          value: `${document.file_name} (${formatDocumentSize(document.file_size)})`,
+          value: `${stripBidiControls(document.file_name)} (${formatDocumentSize(document.file_size)})`,
           kind: 'document',
         },
         answered: true,
@@ -278,11 +279,12 @@ function buildRow(
 }
 
 // Stored answers come from JSON: anything but a string is not an answer (as validateAnswers reads it).
+// Bidi controls go here, once, so no displayed value carries them.
 function keepStrings(answers: Answers): Record<string, string> {
   const clean: Record<string, string> = {};
   for (const key of Object.keys(answers)) {
     const value: unknown = answers[key];
-    if (typeof value === 'string') clean[key] = value;
+    if (typeof value === 'string') clean[key] = stripBidiControls(value);
   }
   return clean;
 }
@@ -367,7 +369,7 @@ export function buildAnswerView(
           documentViews.push({
             key: entry.question.key,
             label: built.row.label,
-            fileName: built.document.file_name,
+            fileName: stripBidiControls(built.document.file_name),
             fileSize: built.document.file_size,
           });
         }

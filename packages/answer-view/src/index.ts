@@ -18,3 +18,4 @@ export {
 } from './build-answer-view';
 export type { AnswerViewAudience, AnswerViewExtras, DocumentRecord } from './build-answer-view';
 export { COVER_HEADING, formatCoverTimestamp, listCoverLines } from './cover';
+export { stripBidiControls } from './display-text';

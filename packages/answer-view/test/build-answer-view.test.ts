@@ -7,6 +7,7 @@ import {
 import {
   buildAnswerView,
   collectAnswerPairs,
+  formatApplicantName,
   formatDocumentSize,
   maskIdentifier,
   type AnswerRow,
@@ -341,6 +342,30 @@ describe('buildAnswerView', () => {
       expect(service).toEqual(applicant.filter((p) => p.value !== '[ ]'));
       expect(applicant.length - service.length).toBe(4);
     });
+  });
+
+  it('shows names, answers and file names without bidi control characters', () => {
+    const fixture = ANSWER_FIXTURES['add-another'];
+    const controls = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
+    const documents = {
+      ...fixture.documents,
+      personal_statement_doc: {
+        ...fixture.documents!.personal_statement_doc!,
+        file_name: 'essay\u202Efdp.exe',
+      },
+    };
+    const view = build(
+      { ...fixture.answers, first_name: 'Ada\u202E', city: '\u2067Paris\u2069\u200F' },
+      { ...fixture, documents },
+    );
+    expect(row(view, 'first_name')?.value).toBe('Ada');
+    expect(row(view, 'city')?.value).toBe('Paris');
+    expect(row(view, 'personal_statement_doc')?.value).toBe('essayfdp.exe (140 KB)');
+    expect(view.documents.map((d) => d.fileName).join('')).not.toMatch(controls);
+    expect(collectAnswerPairs(view).some((p) => controls.test(p.value))).toBe(false);
+    expect(formatApplicantName({ first_name: '\u202EAda', last_name: 'Love\u061Clace' })).toBe(
+      'Ada Lovelace',
+    );
   });
 
   it('ignores stored values that are not strings', () => {

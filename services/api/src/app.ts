@@ -18,6 +18,10 @@ import { registerErrorHandling } from './http/error-handler';
 import { compileValidator } from './http/validator';
 import { registerSecurity } from './http/security';
 import { registerSpa } from './http/spa';
+import { registerJsonBodyParser } from './http/json-body';
+import { registerCrossSiteGuard } from './http/request-guard';
+import { registerSessionGate } from './http/session-gate';
+import { registerBodyDeadline } from './http/body-deadline';
 import { registerMetrics, type Metrics } from './http/metrics';
 import { createAuthService } from './auth/auth-service';
 import { authRoutes } from './auth/auth-routes';
@@ -70,7 +74,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database, clock, logger } = deps;
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
-    trustProxy: config.trustProxy,
+    // A hop count as proxy-addr reads it (Fastify's typings lack the number form): the nearest
+    // `n` addresses — the socket's, then X-Forwarded-For from the right — are proxies.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
     bodyLimit: 1_048_576,
     connectionTimeout: config.requestTimeoutMs,
     requestTimeout: config.requestTimeoutMs,
@@ -81,17 +90,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Only JSON bodies: a text/plain POST is what a cross-site HTML form can send without CORS.
   app.removeContentTypeParser('text/plain');
-  // SPEC §7: the SPA sends a JSON content type on every call, body or not (DELETE, submit), so an
-  // empty JSON body means "no body"; anything else goes through Fastify's poisoning-safe parser.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body.toString();
-    if (text === '') return done(null, undefined);
-    return parseJson(request, text, done);
-  });
+  registerJsonBodyParser(app);
   registerErrorHandling(app);
+  registerBodyDeadline(app, config);
   await registerSecurity(app, config);
+  // A state change another site asked for is refused before any other work (403); after helmet,
+  // so the refusal carries the security headers.
+  registerCrossSiteGuard(app, config);
   // Before routing, authentication and body parsing: a service token never writes, whatever
   // the route (GUIDE §3.9). After helmet, so the 403 carries the security headers too.
   registerReadOnlyGuard(app);
@@ -148,8 +153,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   const cookies: CookieSettings = { secure: isHttps(config), clientId: config.loginMarkerClientId };
-  const requireSession = createRequireSession(database.db, clock, cookies);
   app.decorateRequest('sessionUser', null);
+  const requireSession = registerSessionGate(
+    app,
+    createRequireSession(database.db, clock, cookies),
+  );
   const auth = createAuthService({
     db: database.db,
     clock,

@@ -19,11 +19,18 @@ export interface Config {
   secretKey: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   enableDocs: boolean;
-  trustProxy: boolean;
+  /**
+   * Which proxies in front of the API to believe about the client's address: false (none), a
+   * number of hops (the nearest N, read from the right of X-Forwarded-For), or a list of proxy
+   * addresses / CIDR ranges. TRUST_PROXY=true means one hop.
+   */
+  trustProxy: false | number | string[];
   /** Requests per minute per IP on each public (unauthenticated) route. */
   publicRateLimit: number;
-  /** Requests per minute per IP across all routes. */
+  /** Requests per minute per IP across the routes used without a session. */
   globalRateLimit: number;
+  /** Requests per minute per account (the session's user) across the signed-in /api routes. */
+  accountRateLimit: number;
   loginMarkerClientId: string;
   partnerConfigFile: string | null;
   webDist: string;
@@ -174,6 +181,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (!s3Bucket && s3Endpoint) problems.push('S3_ENDPOINT is set but S3_BUCKET is not');
   const cores = Math.max(1, os.availableParallelism());
 
+  const trustProxy = readTrustProxy(read('TRUST_PROXY'), problems);
+
   const metricsToken = read('METRICS_TOKEN') ?? null;
   if (metricsToken !== null && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
     problems.push('METRICS_TOKEN must be 16 to 256 printable characters without spaces');
@@ -191,9 +200,10 @@ export function loadConfig(env: Env = process.env): Config {
     secretKey,
     logLevel: logLevel ?? 'info',
     enableDocs: readBool('ENABLE_DOCS', false),
-    trustProxy: readBool('TRUST_PROXY', false),
-    publicRateLimit: readInt('PUBLIC_RATE_LIMIT', 30, 1, 1_000_000),
-    globalRateLimit: readInt('GLOBAL_RATE_LIMIT', 1200, 1, 10_000_000),
+    trustProxy,
+    publicRateLimit: readInt('PUBLIC_RATE_LIMIT', 120, 1, 1_000_000),
+    globalRateLimit: readInt('GLOBAL_RATE_LIMIT', 3000, 1, 10_000_000),
+    accountRateLimit: readInt('ACCOUNT_RATE_LIMIT', 600, 1, 10_000_000),
     loginMarkerClientId: clientId,
     partnerConfigFile: ((file) => (file ? resolvePath(file) : null))(read('PARTNER_CONFIG_FILE')),
     webDist: read('WEB_DIST')
@@ -222,6 +232,32 @@ export function loadConfig(env: Env = process.env): Config {
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+const PROXY_ADDRESS = /^[0-9A-Fa-f.:]+(\/\d{1,3})?$/;
+
+/**
+ * TRUST_PROXY: never "trust everything", which would make the leftmost X-Forwarded-For entry —
+ * whatever the client wrote there — the address that rate limits and the staff audit see.
+ */
+function readTrustProxy(raw: string | undefined, problems: string[]): false | number | string[] {
+  if (raw === undefined) return false;
+  const lower = raw.toLowerCase();
+  if (['0', 'false', 'no', 'off'].includes(lower)) return false;
+  if (['1', 'true', 'yes', 'on'].includes(lower)) return 1;
+  if (/^\d{1,2}$/.test(raw)) return Number(raw);
+  const list = raw.split(',').map((item) => item.trim());
+  if (
+    list.every(
+      (item) => PROXY_ADDRESS.test(item) || /^(loopback|linklocal|uniquelocal)$/.test(item),
+    )
+  ) {
+    return list;
+  }
+  problems.push(
+    `TRUST_PROXY must be false, true (one proxy), a number of proxies, or a comma-separated list of proxy addresses (got "${raw}")`,
+  );
+  return false;
 }
 
 /** Cookies get the Secure flag and the __Host- prefix only where the browser will send them. */

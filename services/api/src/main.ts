@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './lib/logger';
+import { createServerLogDestination } from './lib/server-log-destination';
 import { startRuntime } from './runtime';
 
 async function main(): Promise<void> {
@@ -13,7 +14,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel);
+  const logs = createServerLogDestination();
+  const logger = createLogger(config.logLevel, logs.stream);
   const runtime = await startRuntime(config, {
     logger,
     warmConversionPool: true,
@@ -21,30 +23,50 @@ async function main(): Promise<void> {
   });
   await runtime.app.listen({ port: config.port, host: config.host });
 
+  // A log line is never worth a failed exit: the write may throw (EPIPE) or the line be lost.
+  const log = (write: () => void) => {
+    try {
+      write();
+    } catch {
+      // Logging is best effort during shutdown.
+    }
+  };
+  const exitNow = (code: number) => {
+    logs.abandon();
+    process.exit(code);
+  };
+
   // SIGTERM/SIGINT: stop listening, drain requests, let jobs finish (or return them to their
-  // queue) within SHUTDOWN_TIMEOUT_MS, close the database, exit 0. A second signal, or a close
-  // that hangs well past the deadline, ends the process at once with 1.
+  // queue), close the database and exit 0 — all within SHUTDOWN_TIMEOUT_MS. The exit at the
+  // budget's end is armed before anything else, so neither a stuck close nor a log destination
+  // that fails or blocks keeps the process (and the LibreOffice processes it has to reap) alive;
+  // it exits 1. A second signal exits 1 at once.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) {
-      logger.warn({ signal }, 'second signal: exiting without waiting');
-      process.exit(1);
+      log(() => logger.warn({ signal }, 'second signal: exiting without waiting'));
+      exitNow(1);
     }
     stopping = true;
-    const deadline = Date.now() + config.shutdownTimeoutMs;
-    logger.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'shutting down');
+    const budget = config.shutdownTimeoutMs;
+    const startedAt = Date.now();
     setTimeout(() => {
-      logger.error('shutdown did not finish in time');
-      process.exit(1);
-    }, config.shutdownTimeoutMs + 10_000).unref();
+      log(() => logger.error('shutdown did not finish in time'));
+      exitNow(1);
+    }, budget - 100).unref();
+    // What is left after the deadline is for closing the pools and writing the last lines.
+    const deadline = startedAt + budget - Math.min(2500, Math.floor(budget / 3));
+    log(() => logger.info({ signal, timeoutMs: budget }, 'shutting down'));
+    let code = 0;
     try {
       await runtime.close({ deadline });
-      logger.info('stopped');
-      process.exit(0);
+      log(() => logger.info('stopped'));
     } catch (error) {
-      logger.error({ err: error }, 'shutdown failed');
-      process.exit(1);
+      log(() => logger.error({ err: error }, 'shutdown failed'));
+      code = 1;
     }
+    await logs.flush(Math.max(0, Math.min(500, startedAt + budget - 200 - Date.now())));
+    exitNow(code);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));

@@ -166,7 +166,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       await queue.stop({
         graceful: true,
         wait: true,
-        timeout: Math.max(1000, deadline - Date.now()),
+        // Whatever is left of the budget: a shutdown never outlasts SHUTDOWN_TIMEOUT_MS.
+        timeout: Math.max(200, deadline - Date.now()),
       });
       // Only now that no conversion runs: the LibreOffice pool, the sweepers' timers.
       await workers?.stop();

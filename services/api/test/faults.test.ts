@@ -42,6 +42,8 @@ describe.skipIf(!canRun)('faults (PostgreSQL, real processes)', () => {
       env: {
         GLOBAL_RATE_LIMIT: '1000000',
         PUBLIC_RATE_LIMIT: '1000000',
+        // Each client saves without pause on its own account.
+        ACCOUNT_RATE_LIMIT: '10000000',
         // Load shedding off: a 503 here must come from the outage, not from a busy test machine.
         MAX_EVENT_LOOP_DELAY_MS: '0',
         // Expiry of a dead worker's job: 2 × 5 s + 10 s, noticed within 5 s (jobs/queue.ts).

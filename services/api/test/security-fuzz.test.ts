@@ -114,6 +114,8 @@ describe.each(availableDrivers())('security fuzz on %s', (driver) => {
         PUBLIC_RATE_LIMIT: '1000000',
         GLOBAL_RATE_LIMIT: '10000000',
         LOOKUP_RATE_LIMIT: '1000000',
+        // …and as many with the applicant's one session.
+        ACCOUNT_RATE_LIMIT: '10000000',
         // A shared CI machine stalls the loop now and then: no load shedding (its 503 is tested
         // in scale.test.ts), so every 5xx here is a real one.
         MAX_EVENT_LOOP_DELAY_MS: '0',

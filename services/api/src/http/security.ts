@@ -50,7 +50,8 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
   // Before the rate limit: a process that is already behind does no more work for the request.
   await registerLoadShedding(app, config);
 
-  // One counter per IP across every API process when REDIS_URL is set; otherwise per process.
+  // One counter per account or IP across every API process when REDIS_URL is set; otherwise per
+  // process.
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1 })
     : undefined;
@@ -70,7 +71,12 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
           skipOnError: true,
         }
       : {}),
-    max: config.globalRateLimit,
+    // Signed-in requests count per account, whatever address they come from: a school lab
+    // behind one address is many applicants, each autosaving. Requests without a session count
+    // per IP. The session is resolved at onRequest, before this route-level hook (session-gate.ts).
+    keyGenerator: (request) =>
+      request.sessionUser ? `account:${request.sessionUser.userId}` : `ip:${request.ip}`,
+    max: (request) => (request.sessionUser ? config.accountRateLimit : config.globalRateLimit),
     timeWindow: 60_000,
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,

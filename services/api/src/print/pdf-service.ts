@@ -98,8 +98,18 @@ export function createApplicationPdfService(deps: ApplicationPdfDeps) {
       const check = verifyDownloadLink(deps.downloadLinkKey, query, clock.now());
       if (!check.ok) throw linkRefused(check.reason);
       if (check.userId !== sessionUserId) throw linkRefused('owner');
-      const row = await store.find(sessionUserId, 'applicant');
-      if (row?.status !== 'COMPLETED' || row.version !== check.version || !row.storageKey) {
+      // The link is for one version of the application: once the application changed, the
+      // cached PDF (still of that version until GET /api/pdf runs again) is out of date.
+      const [row, current] = await Promise.all([
+        store.find(sessionUserId, 'applicant'),
+        store.currentVersion(sessionUserId),
+      ]);
+      if (
+        row?.status !== 'COMPLETED' ||
+        row.version !== check.version ||
+        current !== check.version ||
+        !row.storageKey
+      ) {
         throw stale();
       }
       const bytes = await storage.read(row.storageKey, MAX_PDF_BYTES);

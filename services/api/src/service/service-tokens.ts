@@ -80,8 +80,11 @@ export function verifyServiceToken(key: Buffer, token: string, now: Date): Servi
   if (parts.length !== 2) return { ok: false, reason: 'malformed' };
   const [payload = '', signature = ''] = parts;
   if (!B64URL.test(payload) || !B64URL.test(signature)) return { ok: false, reason: 'malformed' };
-  const expected = sign(key, payload);
-  const presented = Buffer.from(signature, 'base64url');
+  // Compare the signature as text, not as decoded bytes: base64url of 32 bytes ends in a character
+  // whose last two bits are padding, so four different strings decode to the same bytes and a
+  // token altered in its last character would still pass.
+  const expected = Buffer.from(sign(key, payload).toString('base64url'));
+  const presented = Buffer.from(signature);
   if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
     return { ok: false, reason: 'signature' };
   }

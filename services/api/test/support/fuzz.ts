@@ -358,6 +358,11 @@ const rawBody: fc.Arbitrary<GeneratedBody> = fc.record({
       '{"constructor":{"prototype":{"x":1}}}',
       'a=1&b=2',
       '\u0000',
+      // Nesting past any body's depth: it once overflowed the stack (500) before the session check.
+      '['.repeat(150_000),
+      '{"a":'.repeat(40_000),
+      `${'['.repeat(40)}1${']'.repeat(40)}`,
+      '{"first_name":"A","first_name":"B"}',
     ),
     fc.string({ unit: 'binary', maxLength: 50 }),
   ),

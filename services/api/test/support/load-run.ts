@@ -28,6 +28,8 @@ export const LOAD_RATE_LIMIT_ENV: Record<string, string> = {
   PUBLIC_RATE_LIMIT: '100000',
   GLOBAL_RATE_LIMIT: '10000000',
   LOOKUP_RATE_LIMIT: '1000000',
+  // Each connection is one applicant saving without pause, far past a person's pace.
+  ACCOUNT_RATE_LIMIT: '10000000',
 };
 
 export interface Applicant {

@@ -133,7 +133,9 @@ export async function createTestRuntime(
         url,
         ...(body === undefined ? {} : { payload: body as object }),
         cookies,
-        headers,
+        // As the SPA does: a JSON content type on every state change, body or not (a DELETE,
+        // POST /api/submit), which the API requires.
+        headers: method === 'GET' ? headers : { 'content-type': 'application/json', ...headers },
       });
     },
     async waitForMail(to, matching) {

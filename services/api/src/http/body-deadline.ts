@@ -1,0 +1,52 @@
+import { PassThrough } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../config';
+import { AppError } from '../lib/app-error';
+
+export const BODY_DEADLINE_MESSAGE = 'The request body took too long to arrive.';
+
+/**
+ * Node checks its own requestTimeout only every 30 s (connectionsCheckingInterval), so a body
+ * trickled a byte at a time held its connection and its parser for up to a minute past
+ * REQUEST_TIMEOUT_MS. Here each body gets REQUEST_TIMEOUT_MS from the moment its parsing starts
+ * (just after the headers): a JSON body still incomplete then is answered 408 and the connection
+ * closed; an upload (multipart, streamed by its route) has its connection cut.
+ */
+export function registerBodyDeadline(
+  app: FastifyInstance,
+  config: Pick<Config, 'requestTimeoutMs'>,
+) {
+  const timers = new WeakMap<FastifyRequest, NodeJS.Timeout>();
+  app.addHook('preParsing', async (request, reply, payload) => {
+    if (request.raw.complete) return payload;
+    const streamedByRoute = (request.headers['content-type'] ?? '')
+      .toLowerCase()
+      .startsWith('multipart/');
+    const guarded = streamedByRoute ? undefined : new PassThrough();
+    const timer = setTimeout(() => {
+      if (request.raw.complete) return;
+      request.log.warn({ timeoutMs: config.requestTimeoutMs }, 'request body too slow: cut');
+      if (guarded && !reply.sent) {
+        payload.unpipe(guarded);
+        reply.header('connection', 'close');
+        guarded.destroy(new AppError(408, 'REQUEST_TIMEOUT', BODY_DEADLINE_MESSAGE));
+        // The client may keep sending: once the answer is written, the connection goes.
+        reply.raw.once('finish', () => request.raw.socket?.destroy());
+      } else {
+        request.raw.socket?.destroy();
+      }
+    }, config.requestTimeoutMs);
+    timer.unref();
+    timers.set(request, timer);
+    if (!guarded) return payload;
+    payload.once('error', (error) => guarded.destroy(error));
+    payload.once('aborted', () => guarded.destroy(new Error('request aborted')));
+    payload.pipe(guarded);
+    return guarded;
+  });
+  const clear = async (request: FastifyRequest) => {
+    clearTimeout(timers.get(request));
+  };
+  app.addHook('onResponse', clear);
+  app.addHook('onRequestAbort', clear);
+}
