@@ -3,13 +3,16 @@ import { MESSAGES } from '@admissions/api-contract';
 import {
   availableDrivers,
   codeFrom,
+  cookiesOf,
   countMail,
   createTestRuntime,
+  resetIdFrom,
   type TestRuntime,
 } from './support/test-runtime';
 
 const OWNER_PASSWORD = 'Cobalt-Lantern-River-58';
 const OTHER_PASSWORD = 'Maple-Quartz-Harbor-73';
+const THIRD_PASSWORD = 'Violet-Anchor-Meadow-91';
 /** The default of MAIL_PER_ADDRESS_BURST: account e-mails one address gets at once. */
 const MAIL_BURST = 6;
 
@@ -20,6 +23,9 @@ describe.each(availableDrivers())('account hardening on %s (issue #15)', (driver
   const post = (url: string, body: unknown) => t.request({ method: 'POST', url, body });
   const login = (username: string, password: string) =>
     post('/public/login', { username, password });
+  /** A confirmation sent by a browser holding `cookies` (its sign-up cookie). */
+  const confirmFrom = (cookies: Record<string, string>, username: string, code: string) =>
+    t.request({ method: 'POST', url: '/public/confirm', body: { username, code }, cookies });
 
   /** Every account e-mail queued so far has been sent (or silently dropped by the limits). */
   async function waitForMailQueue(): Promise<void> {
@@ -43,7 +49,10 @@ describe.each(availableDrivers())('account hardening on %s (issue #15)', (driver
 
   it('a second sign-up on an unconfirmed address leaves the owner’s password', async () => {
     const email = freshEmail();
-    await post('/public/signup', { username: email, password: OWNER_PASSWORD });
+    // The owner's browser keeps the sign-up cookie, and sends it with the confirmation.
+    const ownerBrowser = cookiesOf(
+      await post('/public/signup', { username: email, password: OWNER_PASSWORD }),
+    );
     await t.waitForMail(email, /confirmation code/);
     // Someone else signs up with the owner's address and another password.
     const second = await post('/public/signup', { username: email, password: OTHER_PASSWORD });
@@ -51,11 +60,64 @@ describe.each(availableDrivers())('account hardening on %s (issue #15)', (driver
     expect(second.json()).toEqual({ message: MESSAGES.signupSent });
     // The owner confirms with the newest code they received…
     const newest = codeFrom(await t.waitForMail(email, /confirmation code/));
-    const confirmed = await post('/public/confirm', { username: email, code: newest });
+    const confirmed = await confirmFrom(ownerBrowser, email, newest);
     expect(confirmed.json()).toEqual({ message: MESSAGES.confirmed });
     // …and logs in with their own password; the other one opens nothing.
     expect((await login(email, OTHER_PASSWORD)).statusCode).toBe(401);
     expect((await login(email, OWNER_PASSWORD)).statusCode).toBe(200);
+  });
+
+  describe('pre-hijack: someone signs up first with the owner’s address', () => {
+    /** The attacker signs up with their password; the owner, later, with theirs. */
+    async function signUpAttackerThenOwner(email: string) {
+      await post('/public/signup', { username: email, password: OTHER_PASSWORD });
+      const attackerMail = await t.waitForMail(email, /confirmation code/);
+      const ownerBrowser = cookiesOf(
+        await post('/public/signup', { username: email, password: OWNER_PASSWORD }),
+      );
+      const ownerMail = await t.waitForMail(email, /confirmation code/);
+      return { attackerCode: codeFrom(attackerMail), ownerCode: codeFrom(ownerMail), ownerBrowser };
+    }
+
+    it('the owner confirms with the newest code: their password works, the attacker’s does not', async () => {
+      const email = freshEmail();
+      const { ownerCode, ownerBrowser } = await signUpAttackerThenOwner(email);
+      const confirmed = await confirmFrom(ownerBrowser, email, ownerCode);
+      expect(confirmed.json()).toEqual({ message: MESSAGES.confirmed });
+      expect((await login(email, OTHER_PASSWORD)).statusCode).toBe(401);
+      expect((await login(email, OWNER_PASSWORD)).statusCode).toBe(200);
+    });
+
+    it('the owner confirms with the code of the attacker’s e-mail: the owner’s password, not the attacker’s', async () => {
+      const email = freshEmail();
+      const { attackerCode, ownerBrowser } = await signUpAttackerThenOwner(email);
+      const confirmed = await confirmFrom(ownerBrowser, email, attackerCode);
+      expect(confirmed.json()).toEqual({ message: MESSAGES.confirmed });
+      expect((await login(email, OTHER_PASSWORD)).statusCode).toBe(401);
+      expect((await login(email, OWNER_PASSWORD)).statusCode).toBe(200);
+    });
+
+    it('confirmed from a browser that made no sign-up: confirmed without a password until a reset', async () => {
+      const email = freshEmail();
+      const { attackerCode } = await signUpAttackerThenOwner(email);
+      // The code proves the mailbox, but nothing says which of the two sign-ups was the owner's.
+      const confirmed = await post('/public/confirm', { username: email, code: attackerCode });
+      expect(confirmed.json()).toEqual({ message: MESSAGES.confirmed });
+      expect((await login(email, OTHER_PASSWORD)).statusCode).toBe(401);
+      expect((await login(email, OWNER_PASSWORD)).statusCode).toBe(401);
+      // "Forgot password?" sets one; the e-mailed link proves the mailbox.
+      await post('/public/forgot-password', { username: email });
+      const { id } = resetIdFrom(await t.waitForMail(email, /Reset your/));
+      const reset = await post('/public/reset-password', {
+        username: email,
+        password: THIRD_PASSWORD,
+        confirm_password: THIRD_PASSWORD,
+        id,
+      });
+      expect(reset.json()).toEqual({ message: MESSAGES.resetDone });
+      expect((await login(email, THIRD_PASSWORD)).statusCode).toBe(200);
+      expect((await login(email, OTHER_PASSWORD)).statusCode).toBe(401);
+    });
   });
 
   it('a sign-up on a confirmed address leaves its password and only tells the owner', async () => {

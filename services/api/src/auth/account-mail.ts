@@ -78,7 +78,7 @@ export function createAccountMailResolver(deps: AccountMailDeps) {
     }
     if (!unconfirmed) return renderExistingAccountNotice(email, `${publicUrl}/login`, partner);
     const issued = await issueOrReuseCode(db, hmacKey, user.id, now);
-    // A second sign-up did not change the password: the e-mail says so, and how to set one.
+    // A second sign-up: the e-mail says which password the code gives the account.
     if (kind === 'signup' && created === false) {
       return renderSignupAgain(email, issued.code, issued.expiresAt, `${publicUrl}/login`, partner);
     }

@@ -16,7 +16,14 @@ import { publicRouteLimit } from '../http/security';
 import type { Clock } from '../lib/clock';
 import type { AuthService } from './auth-service';
 import type { RequireSession } from './require-session';
-import { clearLoginCookies, setLoginCookies, type CookieSettings } from './session-cookies';
+import {
+  clearLoginCookies,
+  clearSignupCookie,
+  readSignupToken,
+  setLoginCookies,
+  setSignupCookie,
+  type CookieSettings,
+} from './session-cookies';
 import { revokeSession } from './sessions';
 import type { Db } from '../db/connect';
 
@@ -38,22 +45,33 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
     config: limited,
     schema: {
       tags,
-      summary: 'Create an account; e-mails a confirmation code',
+      summary:
+        'Create an account; e-mails a confirmation code and sets the sign-up cookie the confirmation reads',
       body: SignupBody,
       response: { 200: MessageResponse, ...commonErrors },
     },
-    handler: async (request) => ({ message: await auth.signup(request.body) }),
+    handler: async (request, reply) => {
+      const { message, signupToken } = await auth.signup(request.body);
+      // Set on every answer, whatever the address: it tells nothing about the account.
+      setSignupCookie(reply, cookies, signupToken);
+      return { message };
+    },
   });
 
   app.post(API_ROUTES.confirm, {
     config: limited,
     schema: {
       tags,
-      summary: 'Confirm an account with the e-mailed 6-digit code',
+      summary:
+        "Confirm an account with the e-mailed 6-digit code; the account takes the password of this browser's sign-up",
       body: ConfirmBody,
       response: { 200: MessageResponse, ...commonErrors },
     },
-    handler: async (request) => ({ message: await auth.confirm(request.body) }),
+    handler: async (request, reply) => {
+      const message = await auth.confirm(request.body, readSignupToken(request, cookies));
+      clearSignupCookie(reply, cookies);
+      return { message };
+    },
   });
 
   app.post(API_ROUTES.resendConfirm, {

@@ -13,12 +13,13 @@ import {
   confirmationCodes,
   loginThrottle,
   passwordResets,
+  signupCredentials,
   successfulLogins,
   users,
 } from '../db/schema';
 import { AppError } from '../lib/app-error';
 import type { Clock } from '../lib/clock';
-import { hashToken } from '../lib/crypto';
+import { generateToken, hashToken } from '../lib/crypto';
 import type { AccountMailRequest } from './account-mail';
 import { tryConfirmationCode } from './confirmation-codes';
 import { hashPassword, isCommonPassword, verifyPassword } from './passwords';
@@ -66,37 +67,83 @@ export function createAuthService(deps: AuthDeps) {
 
   return {
     /**
-     * Creates the account, or leaves an existing one exactly as it was: a sign-up never changes a
-     * password (someone else could sign up with the owner's address). The worker then e-mails a
-     * new account its code, an unconfirmed one its live code (saying the password is unchanged),
-     * and a confirmed one a notice.
+     * Creates the account, or leaves an existing one as it was: a sign-up never changes a
+     * password (someone else could sign up with the owner's address). On an account that is not
+     * confirmed yet, the password chosen here is kept aside, keyed by `signupToken` (which the
+     * route puts in this browser's cookie), until a code from the mailbox confirms the account
+     * from this browser. The worker then e-mails a new account its code, an unconfirmed one its
+     * live code (saying how a second sign-up is settled), and a confirmed one a notice.
      */
-    async signup(input: { username: string; password: string }): Promise<string> {
+    async signup(input: {
+      username: string;
+      password: string;
+    }): Promise<{ message: string; signupToken: string }> {
       requireValid('signup', input);
       requireUncommonPassword(input.password);
       const email = normalizeEmail(input.username);
       const passwordHash = await hashPassword(input.password);
-      // On conflict the row is rewritten unchanged rather than skipped, so both outcomes write
-      // (and wait for the same commit flush); xmax = 0 tells a new row from an old one.
-      const upserted = await db
-        .insert(users)
-        .values({ email, passwordHash })
-        .onConflictDoUpdate({ target: users.email, set: { email: sql`${users.email}` } })
-        .returning({ created: sql<boolean>`(xmax = 0)` });
+      // Made for every address, so the answer (and its cookie) is the same for all of them.
+      const signupToken = generateToken();
+      // One statement for every outcome. On conflict the row is rewritten unchanged rather than
+      // skipped, so both outcomes write (and wait for the same commit flush); xmax = 0 tells a
+      // new row from an old one. The first sign-up's password also goes on the account, where it
+      // only tells its owner "not confirmed yet" at login until confirmation decides.
+      const result = await db.execute<{ created: boolean }>(sql`
+        WITH account AS (
+          INSERT INTO ${users} (email, password_hash) VALUES (${email}, ${passwordHash})
+          ON CONFLICT (email) DO UPDATE SET email = ${users.email}
+          RETURNING id, confirmed_at, (xmax = 0) AS created
+        ),
+        pending AS (
+          INSERT INTO ${signupCredentials} (token_hash, user_id, password_hash, created_at)
+          SELECT ${hashToken(signupToken)}, id, ${passwordHash}, ${clock.now().toISOString()}::timestamptz
+          FROM account WHERE confirmed_at IS NULL
+        )
+        SELECT created FROM account
+      `);
       await requestAccountMail({
-        account: { kind: 'signup', email, created: upserted[0]?.created === true },
+        account: { kind: 'signup', email, created: result.rows[0]?.created === true },
       });
-      return MESSAGES.signupSent;
+      return { message: MESSAGES.signupSent, signupToken };
     },
 
-    async confirm(input: { username: string; code: string }): Promise<string> {
+    /**
+     * A code proves the mailbox; the password the account gets is the one chosen in the sign-up
+     * made by this browser (`signupToken`, from its cookie). Without it, the only sign-up's
+     * password when there was one; when several sign-ups compete, none: the account is confirmed
+     * without a password and "Forgot password?" sets one. So whoever signed up with someone
+     * else's address never gets their password onto the account through the owner's code.
+     */
+    async confirm(
+      input: { username: string; code: string },
+      signupToken?: string,
+    ): Promise<string> {
       requireValid('confirm', input);
       const email = normalizeEmail(input.username);
       const now = clock.now();
       const userId = await tryConfirmationCode(db, hmacKey, email, input.code, now);
       if (!userId) throw new AppError(400, 'CODE_REJECTED', MESSAGES.codeRejected);
       await db.transaction(async (tx) => {
-        await tx.update(users).set({ confirmedAt: now }).where(eq(users.id, userId));
+        const pending = await tx
+          .delete(signupCredentials)
+          .where(eq(signupCredentials.userId, userId))
+          .returning({
+            tokenHash: signupCredentials.tokenHash,
+            passwordHash: signupCredentials.passwordHash,
+          });
+        const mine = signupToken
+          ? pending.find((credential) => credential.tokenHash === hashToken(signupToken))
+          : undefined;
+        const chosen = mine ?? (pending.length === 1 ? pending[0] : undefined);
+        // No pending row at all: an account from before sign-ups were kept apart keeps its one
+        // password.
+        const passwordHash = pending.length === 0 ? undefined : (chosen?.passwordHash ?? null);
+        await tx
+          .update(users)
+          .set(
+            passwordHash === undefined ? { confirmedAt: now } : { confirmedAt: now, passwordHash },
+          )
+          .where(eq(users.id, userId));
         await tx.insert(applications).values({ userId }).onConflictDoNothing();
       });
       return MESSAGES.confirmed;
@@ -187,6 +234,7 @@ export function createAuthService(deps: AuthDeps) {
         await tx.insert(applications).values({ userId: id }).onConflictDoNothing();
         await tx.delete(loginThrottle).where(eq(loginThrottle.email, email));
         await tx.delete(confirmationCodes).where(eq(confirmationCodes.userId, id));
+        await tx.delete(signupCredentials).where(eq(signupCredentials.userId, id));
         return id;
       });
       if (!userId) throw new AppError(400, 'RESET_REJECTED', MESSAGES.resetRejected);

@@ -54,3 +54,41 @@ export function clearLoginCookies(reply: FastifyReply, settings: CookieSettings)
   reply.clearCookie(sessionCookieName(settings), { ...options, httpOnly: true });
   reply.clearCookie(markerCookieName(settings), options);
 }
+
+/**
+ * The browser's last sign-up (issue #15): a confirmation sent from it gives the account the
+ * password chosen in that sign-up. A week, so a code e-mailed again (resends renew it) still
+ * finds it.
+ */
+export const SIGNUP_COOKIE_MAX_AGE_S = 7 * 24 * 60 * 60;
+
+export function signupCookieName(settings: CookieSettings): string {
+  return settings.secure ? '__Host-signup' : 'signup';
+}
+
+export function setSignupCookie(reply: FastifyReply, settings: CookieSettings, token: string) {
+  reply.setCookie(signupCookieName(settings), token, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: settings.secure,
+    path: '/',
+    maxAge: SIGNUP_COOKIE_MAX_AGE_S,
+  });
+}
+
+export function readSignupToken(
+  request: FastifyRequest,
+  settings: CookieSettings,
+): string | undefined {
+  const token = request.cookies[signupCookieName(settings)];
+  return token && /^[A-Za-z0-9_-]{43}$/.test(token) ? token : undefined;
+}
+
+export function clearSignupCookie(reply: FastifyReply, settings: CookieSettings): void {
+  reply.clearCookie(signupCookieName(settings), {
+    path: '/',
+    secure: settings.secure,
+    sameSite: 'strict',
+    httpOnly: true,
+  });
+}

@@ -20,12 +20,13 @@ export const users = pgTable('users', {
   id: uuid('id').primaryKey().defaultRandom(),
   /** Lowercased and trimmed: the account key. */
   email: text('email').notNull().unique(),
-  passwordHash: text('password_hash').notNull(),
+  /** Null when no password is set: confirmed by an older sign-up's code, until a reset sets one. */
+  passwordHash: text('password_hash'),
   confirmedAt: at('confirmed_at'),
   createdAt: at('created_at').notNull().defaultNow(),
 });
 
-/** At most one live code per account: a resend replaces it, so the old one is dead. */
+/** At most one live code per account: it proves the mailbox, whichever sign-up asked for it. */
 export const confirmationCodes = pgTable('confirmation_codes', {
   userId: uuid('user_id')
     .primaryKey()
@@ -34,6 +35,26 @@ export const confirmationCodes = pgTable('confirmation_codes', {
   expiresAt: at('expires_at').notNull(),
   attempts: integer('attempts').notNull().default(0),
 });
+
+/**
+ * The password chosen in each sign-up on an account that is not confirmed yet (issue #15), keyed
+ * by the hash of a token kept in the signing-up browser's cookie. A password takes effect only
+ * when the account is confirmed with a code from the mailbox by the browser that chose it (or,
+ * when there was only one sign-up, with no cookie): someone who signs up with another person's
+ * address cannot have the account confirmed with their password.
+ */
+export const signupCredentials = pgTable(
+  'signup_credentials',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    passwordHash: text('password_hash').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [index('signup_credentials_user_idx').on(t.userId)],
+);
 
 export const passwordResets = pgTable('password_resets', {
   idHash: text('id_hash').primaryKey(),

@@ -47,7 +47,8 @@ export function renderConfirmationCode(
 
 /**
  * A second sign-up on an address whose account is not confirmed yet: the owner gets the live code,
- * and learns that the password is still the first one (a sign-up never changes it).
+ * and learns how the password is settled (issue #15): the account takes the password chosen in
+ * the browser the code is entered in, and none when that browser made no sign-up.
  */
 export function renderSignupAgain(
   to: string,
@@ -58,9 +59,9 @@ export function renderSignupAgain(
 ) {
   return render(to, `Your ${partner.schoolName} confirmation code`, [
     `Your confirmation code is ${code}`,
-    `Someone signed up again with this email address, which already has an account waiting for confirmation. Enter the code on the Confirm Your Account page by ${formatExpiry(expiresAt)}.`,
-    'The password was not changed: it is the one chosen when the account was first created.',
-    `If you do not know that password, or did not create this account, do not use the code: choose "Forgot password?" at ${loginUrl} to set your own password, which also confirms the account.`,
+    `Someone signed up again with this email address, which already has an account waiting for confirmation. Enter the code on the Confirm Your Account page by ${formatExpiry(expiresAt)}, in the browser you signed up in: the account then gets the password you chose there, and no other.`,
+    `Entered in another browser, the code confirms the account without a password: then choose "Forgot password?" at ${loginUrl} to set one.`,
+    `If you did not create this account, do not use the code; "Forgot password?" at ${loginUrl} sets your own password and also confirms the account.`,
   ]);
 }
 
