@@ -74,6 +74,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database, clock, logger } = deps;
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
+    // Two lines per request drown a terminal; log collectors (LOG_FORMAT=json) keep them.
+    disableRequestLogging: config.logFormat === 'text',
     // A hop count as proxy-addr reads it (Fastify's typings lack the number form): the nearest
     // `n` addresses — the socket's, then X-Forwarded-For from the right — are proxies.
     trustProxy:

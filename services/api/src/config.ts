@@ -18,6 +18,8 @@ export interface Config {
   /** 32+ byte secret; when unset a random one is generated once under dataDir (0600). */
   secretKey: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** `text`: one readable line per event (a person at a terminal); `json`: one JSON object per line. */
+  logFormat: 'json' | 'text';
   enableDocs: boolean;
   /**
    * Which proxies in front of the API to believe about the client's address: false (none), a
@@ -154,6 +156,10 @@ export function loadConfig(env: Env = process.env): Config {
   const rawLevel = read('LOG_LEVEL') ?? 'info';
   const logLevel = levels.find((l) => l === rawLevel);
   if (!logLevel) problems.push(`LOG_LEVEL must be one of ${levels.join(', ')}`);
+  // Readable lines for someone watching a terminal (`npm start`); JSON for log collectors.
+  const rawFormat = read('LOG_FORMAT') ?? (process.stdout.isTTY ? 'text' : 'json');
+  const logFormat = rawFormat === 'json' || rawFormat === 'text' ? rawFormat : undefined;
+  if (!logFormat) problems.push('LOG_FORMAT must be json or text');
 
   const clientId = read('LOGIN_MARKER_CLIENT_ID') ?? 'admissions';
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(clientId)) {
@@ -199,6 +205,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: publicUrl.replace(/\/+$/, ''),
     secretKey,
     logLevel: logLevel ?? 'info',
+    logFormat: logFormat ?? 'json',
     enableDocs: readBool('ENABLE_DOCS', false),
     trustProxy,
     publicRateLimit: readInt('PUBLIC_RATE_LIMIT', 120, 1, 1_000_000),

@@ -1,7 +1,31 @@
-import { ConfigError, loadConfig } from './config';
+import path from 'node:path';
+import pinoPretty from 'pino-pretty';
+import { ConfigError, loadConfig, type Config } from './config';
+import { describePostgres } from './db/command-database';
 import { createLogger } from './lib/logger';
 import { createServerLogDestination } from './lib/server-log-destination';
 import { startRuntime } from './runtime';
+
+/** What someone who just ran `npm start` needs: where to open it and where its data goes. */
+function describeReady(config: Config) {
+  const dataDir = path.resolve(config.dataDir);
+  return {
+    address: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`,
+    publicUrl: config.publicUrl,
+    dataDir,
+    database: config.databaseUrl
+      ? describePostgres(config.databaseUrl)
+      : `embedded (${path.join(dataDir, 'db')})`,
+    mail: config.smtpUrl
+      ? `SMTP (${new URL(config.smtpUrl).hostname})`
+      : `outbox (${path.join(dataDir, 'outbox')})`,
+  };
+}
+
+function formatReady(config: Config): string {
+  const ready = describeReady(config);
+  return `${ready.publicUrl} (listening on ${ready.address}) · data ${ready.dataDir} · database ${ready.database} · e-mail ${ready.mail}`;
+}
 
 async function main(): Promise<void> {
   let config;
@@ -15,13 +39,25 @@ async function main(): Promise<void> {
     throw error;
   }
   const logs = createServerLogDestination();
-  const logger = createLogger(config.logLevel, logs.stream);
+  const logger = createLogger(
+    config.logLevel,
+    config.logFormat === 'text'
+      ? pinoPretty({
+          destination: logs.stream,
+          colorize: process.stdout.isTTY,
+          translateTime: 'SYS:HH:MM:ss',
+          ignore: 'pid,hostname',
+          singleLine: true,
+        })
+      : logs.stream,
+  );
   const runtime = await startRuntime(config, {
     logger,
     warmConversionPool: true,
     warmPdfRenderer: true,
   });
   await runtime.app.listen({ port: config.port, host: config.host });
+  logger.info(describeReady(config), `Ready: ${formatReady(config)}`);
 
   // A log line is never worth a failed exit: the write may throw (EPIPE) or the line be lost.
   const log = (write: () => void) => {

@@ -16,7 +16,8 @@ export interface CliDatabaseTarget {
   description: string;
 }
 
-function describePostgres(url: string): string {
+/** Where a PostgreSQL URL points, without its credentials. */
+export function describePostgres(url: string): string {
   try {
     const parsed = new URL(url);
     return `PostgreSQL database "${parsed.pathname.slice(1) || 'postgres'}" on ${parsed.hostname}${parsed.port ? `:${parsed.port}` : ''}`;

@@ -100,6 +100,7 @@ export async function createTestRuntime(
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
+    LOG_FORMAT: 'json',
     PUBLIC_RATE_LIMIT: '10000',
     GLOBAL_RATE_LIMIT: '100000',
     WEB_DIST: path.join(dataDir, 'no-web-build'),

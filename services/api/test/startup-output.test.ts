@@ -1,0 +1,72 @@
+// What a person sees in the terminal after `npm start`: one readable line saying where the
+// application is and where its data goes, and no JSON or per-request chatter; log collectors
+// (LOG_FORMAT=json) keep one JSON object per line.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { findFreePort, launchProcess, waitUntilReady } from './support/process-stack';
+
+const folders: string[] = [];
+afterAll(() => {
+  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
+});
+
+async function startEmbedded(format: 'text' | 'json') {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'startup-output-'));
+  folders.push(dataDir);
+  const logDir = path.join(dataDir, 'logs');
+  mkdirSync(logDir);
+  const port = await findFreePort();
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'S3_BUCKET', 'PUBLIC_URL']) {
+    delete env[name];
+  }
+  Object.assign(env, {
+    PORT: String(port),
+    DATA_DIR: path.join(dataDir, 'data'),
+    LOG_FORMAT: format,
+    WEB_DIST: path.join(dataDir, 'no-web-build'),
+    OFFICE_POOL_SIZE: '1',
+  });
+  const server = launchProcess(`api-${format}`, ['src/main.ts'], env, logDir);
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilReady(server, async () => (await fetch(`${url}/health`)).status === 200);
+    await fetch(`${url}/api/profile`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  } finally {
+    await server.stop();
+  }
+  return {
+    output: readFileSync(server.logFile, 'utf8'),
+    dataDir: path.join(dataDir, 'data'),
+    port,
+  };
+}
+
+describe('start-up output', () => {
+  it('LOG_FORMAT=text prints one readable ready line and no per-request lines', async () => {
+    const { output, dataDir, port } = await startEmbedded('text');
+    const ready = output.split('\n').filter((line) => line.includes('Ready: '));
+    expect(ready).toHaveLength(1);
+    expect(ready[0]).toContain(
+      `Ready: http://localhost:${port} (listening on http://127.0.0.1:${port})`,
+    );
+    expect(ready[0]).toContain(`data ${dataDir}`);
+    expect(ready[0]).toContain(`database embedded (${path.join(dataDir, 'db')})`);
+    expect(ready[0]).toContain(`e-mail outbox (${path.join(dataDir, 'outbox')})`);
+    expect(output).not.toMatch(/^\{"level"/m);
+    expect(output).not.toContain('incoming request');
+  }, 120_000);
+
+  it('LOG_FORMAT=json keeps one JSON object per line, the ready line among them', async () => {
+    const { output, dataDir } = await startEmbedded('json');
+    // stdout and stderr share the file; Node's own warnings go to stderr as text.
+    const lines = output.split('\n').filter((line) => line.startsWith('{'));
+    const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const ready = records.find((record) => String(record.msg).startsWith('Ready: '));
+    expect(ready).toMatchObject({ dataDir, database: `embedded (${path.join(dataDir, 'db')})` });
+    expect(records.some((record) => record.msg === 'incoming request')).toBe(true);
+  }, 120_000);
+});
