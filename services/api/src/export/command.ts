@@ -137,7 +137,7 @@ export async function runExportCommand(
         onNote: (message) => progress.note(message),
       });
     } else {
-      pool = createRenderPool(Math.min(options.concurrency, cores));
+      pool = createRenderPool(Math.min(options.concurrency, cores), config);
       render = createApplicationRenderer(
         {
           db: database.db,
