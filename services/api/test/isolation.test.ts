@@ -34,6 +34,7 @@ describe('isolation on the embedded default', () => {
       // Shorter than the defaults only so that the killed work ends sooner in a test.
       CONVERSION_TIMEOUT_MS: '15000',
       SANDBOX_CPU_MS: '8000',
+      SANDBOX_TIMEOUT_MS: '30000',
     });
   }, 60_000);
   afterAll(async () => {
@@ -54,11 +55,15 @@ describe('isolation on the embedded default', () => {
     const bystander = await registerApplicant(t, 'bystander@example.org');
 
     // The bystander: one request after another, /health and an answer in turn, until told to stop.
-    const latency = { health: [] as number[], answer: [] as number[] };
     const failures: string[] = [];
-    let probing = true;
-    const probe = (async () => {
-      for (let i = 0; probing; i++) {
+    const probeUntil = async (until: Promise<unknown>) => {
+      const latency = { health: [] as number[], answer: [] as number[] };
+      let done = false;
+      void until.then(
+        () => (done = true),
+        () => (done = true),
+      );
+      for (let i = 0; !done; i++) {
         const started = performance.now();
         const response = await t.request(
           i % 2 === 0
@@ -74,9 +79,11 @@ describe('isolation on the embedded default', () => {
         if (response.statusCode !== 200) failures.push(`${response.statusCode} ${response.body}`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-    })();
+      return latency;
+    };
+    const idle = await probeUntil(new Promise((resolve) => setTimeout(resolve, 10_000)));
 
-    try {
+    const hostileWork = (async () => {
       // Both documents of each hostile applicant at once, as two browser tabs would.
       await Promise.all([
         client.upload(first, 'personal_statement_doc', 'scan.png', files.png),
@@ -85,10 +92,10 @@ describe('isolation on the embedded default', () => {
         client.upload(second, 'honors_statement_doc', 'essay.docx', files.nestedTables),
       ]);
       const outcomes = await Promise.all([
-        client.waitForResult(first, 'personal_statement_doc', 120_000),
-        client.waitForResult(first, 'honors_statement_doc', 120_000),
-        client.waitForResult(second, 'personal_statement_doc', 120_000),
-        client.waitForResult(second, 'honors_statement_doc', 120_000),
+        client.waitForResult(first, 'personal_statement_doc', 300_000),
+        client.waitForResult(first, 'honors_statement_doc', 300_000),
+        client.waitForResult(second, 'personal_statement_doc', 300_000),
+        client.waitForResult(second, 'honors_statement_doc', 300_000),
       ]);
       for (const outcome of outcomes) expect(['COMPLETED', 'FAILED']).toContain(outcome.status);
 
@@ -105,7 +112,7 @@ describe('isolation on the embedded default', () => {
           now: t.clock.now(),
         });
         const staff = t.request({ method: 'GET', url: `/service/pdf?service_token=${token}` });
-        const deadline = Date.now() + 120_000;
+        const deadline = Date.now() + 300_000;
         for (;;) {
           const response = await t.request({ method: 'GET', url: '/api/pdf', cookies: jar });
           const status = (response.json() as ApplicationPdfResponse).status;
@@ -116,19 +123,23 @@ describe('isolation on the embedded default', () => {
         expect([200, 503]).toContain((await staff).statusCode);
       });
       await Promise.all(renders);
-    } finally {
-      probing = false;
-      await probe;
-    }
+    })();
+    const latency = await probeUntil(hostileWork);
+    await hostileWork;
 
     expect(failures).toEqual([]);
     expect(latency.health.length).toBeGreaterThan(50);
     expect(latency.answer.length).toBeGreaterThan(50);
-    const summary = {
-      health: { samples: latency.health.length, p99: Math.round(p99(latency.health)) },
-      answer: { samples: latency.answer.length, p99: Math.round(p99(latency.answer)) },
-    };
-    expect(summary.health.p99, JSON.stringify(summary)).toBeLessThan(P99_BOUND_MS);
-    expect(summary.answer.p99, JSON.stringify(summary)).toBeLessThan(P99_BOUND_MS);
-  }, 420_000);
+    // 200 ms, unless the machine misses that even while this server is idle (other work on the
+    // same cores): then twice the idle p99. Either way a blocked event loop (seconds) fails.
+    for (const route of ['health', 'answer'] as const) {
+      const summary = {
+        route,
+        idle: { samples: idle[route].length, p99: Math.round(p99(idle[route])) },
+        hostile: { samples: latency[route].length, p99: Math.round(p99(latency[route])) },
+      };
+      const bound = Math.max(P99_BOUND_MS, 2 * summary.idle.p99);
+      expect(summary.hostile.p99, JSON.stringify(summary)).toBeLessThan(bound);
+    }
+  }, 900_000);
 });

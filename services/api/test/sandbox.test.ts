@@ -55,7 +55,8 @@ async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
-describe('sandbox pool', () => {
+// Generous time-outs: the machine running the tests may be busy, and each child starts a Node.
+describe('sandbox pool', { timeout: 180_000 }, () => {
   it('runs tasks in a child process and returns bytes and typed document errors', async () => {
     const pool = startPool();
     const pid = await pool.run<number>('pid', null);

@@ -127,6 +127,25 @@ function dieWithParent(): string[] {
   return existsSync('/usr/bin/setpriv') ? ['/usr/bin/setpriv', '--pdeathsig', 'KILL', '--'] : [];
 }
 
+/** A network namespace with nothing in it (needs root): a child never needs the network. */
+function withoutNetwork(): string[] {
+  return process.getuid?.() === 0 && existsSync('/usr/bin/unshare')
+    ? ['/usr/bin/unshare', '-n', '--']
+    : [];
+}
+
+/**
+ * What a child may see of our environment: no secrets (SECRET_KEY, DATABASE_URL, S3 credentials)
+ * where hostile bytes are parsed, only what Node and libvips need to run.
+ */
+function childEnvironment(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of ['PATH', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'HOME', 'NODE_ENV']) {
+    if (process.env[name] !== undefined) env[name] = process.env[name];
+  }
+  return env;
+}
+
 /** utime + stime of a process in ms, or null when it is gone. */
 export function readCpuMs(pid: number): number | null {
   try {
@@ -157,6 +176,7 @@ export function createSandboxPool(options: SandboxOptions): SandboxPool {
   const tasksModule = options.tasksModule ?? DEFAULT_TASKS.pathname;
   const command = [
     ...dieWithParent(),
+    ...withoutNetwork(),
     process.execPath,
     '--import',
     resolveTsxLoader(),
@@ -181,7 +201,7 @@ export function createSandboxPool(options: SandboxOptions): SandboxPool {
     const proc = spawn(file, args, {
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
       serialization: 'advanced',
-      env: { ...process.env, NODE_OPTIONS: '' },
+      env: childEnvironment(),
     });
     const child: Child = {
       process: proc,
@@ -262,8 +282,18 @@ export function createSandboxPool(options: SandboxOptions): SandboxPool {
       logger.warn({ code, signal, pid: child.pid }, 'idle sandbox child exited');
     }
     // Replaced now, not when the next task arrives: that task should not wait for a cold start.
+    // A child that died before it was ready would die again at once: then not in a tight loop.
     if (!closed) {
-      spawnChild();
+      if (child.ready) spawnChild();
+      else {
+        logger.error({ code, signal, pid: child.pid }, 'sandbox child died while starting');
+        setTimeout(() => {
+          if (!closed) {
+            spawnChild();
+            dispatch();
+          }
+        }, 1000).unref();
+      }
       dispatch();
     }
   };
