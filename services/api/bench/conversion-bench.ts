@@ -30,7 +30,7 @@ const work = mkdtempSync(path.join(os.tmpdir(), 'conversion-bench-'));
 try {
   const docx = buildTwoPageDocx();
   const pool = createOfficePool({ size: 2, timeoutMs: 60_000, recycleAfter: 1000, logger });
-  const sandbox = createConfiguredSandbox(loadConfig({}), logger, 2);
+  const sandbox = createConfiguredSandbox(loadConfig({}), logger, { size: 2, niceness: 0 });
   const converter = createDocumentConverter({ pool, sandbox, logger });
   const bootStarted = performance.now();
   await pool.warm();

@@ -128,8 +128,6 @@ describe('isolation on the embedded default', () => {
     await hostileWork;
 
     expect(failures).toEqual([]);
-    expect(latency.health.length).toBeGreaterThan(50);
-    expect(latency.answer.length).toBeGreaterThan(50);
     // 200 ms, unless the machine misses that even while this server is idle (other work on the
     // same cores): then twice the idle p99. Either way a blocked event loop (seconds) fails.
     for (const route of ['health', 'answer'] as const) {
@@ -140,6 +138,8 @@ describe('isolation on the embedded default', () => {
       };
       const bound = Math.max(P99_BOUND_MS, 2 * summary.idle.p99);
       expect(summary.hostile.p99, JSON.stringify(summary)).toBeLessThan(bound);
+      // Enough samples for a p99 to mean something (a blocked loop also leaves few).
+      expect(summary.hostile.samples, JSON.stringify(summary)).toBeGreaterThan(50);
     }
   }, 900_000);
 });

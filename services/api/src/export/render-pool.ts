@@ -16,6 +16,7 @@ export function createRenderPool(
   limits: Parameters<typeof createConfiguredSandbox>[0],
   logger: Logger = pino({ level: 'warn' }),
 ): RenderPool {
-  const sandbox = createConfiguredSandbox(limits, logger, size);
+  // No requests to yield to in the export command: the children run at its own priority.
+  const sandbox = createConfiguredSandbox(limits, logger, { size, niceness: 0 });
   return { render: createSandboxedRenderers(sandbox).layout, close: () => sandbox.close() };
 }

@@ -67,6 +67,8 @@ export interface SandboxOptions {
   tasksModule?: string;
   /** How often a busy child's memory and CPU time are read from /proc. */
   pollMs?: number;
+  /** Scheduling priority of the children (0 = the parent's; see SERVICE_CHILD_NICENESS). */
+  niceness?: number;
 }
 
 export interface RunOptions {
@@ -113,7 +115,8 @@ type ChildMessage =
 
 const CHILD_ENTRY = new URL('./sandbox-child.ts', import.meta.url);
 const DEFAULT_TASKS = new URL('./sandbox-tasks.ts', import.meta.url);
-const CHILD_NICENESS = 10;
+/** The niceness of the children of a process that also answers requests (the API, a worker). */
+export const SERVICE_CHILD_NICENESS = 10;
 const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ: fixed at 100 in the Linux ABI for /proc
 
 /** The same TypeScript loader `npm start` uses (node --import tsx), by absolute URL. */
@@ -173,6 +176,7 @@ export function createSandboxPool(options: SandboxOptions): SandboxPool {
   const { logger } = options;
   const size = Math.max(1, options.size);
   const pollMs = options.pollMs ?? 25;
+  const niceness = options.niceness ?? 0;
   const tasksModule = options.tasksModule ?? DEFAULT_TASKS.pathname;
   const command = [
     ...dieWithParent(),
@@ -216,9 +220,9 @@ export function createSandboxPool(options: SandboxOptions): SandboxPool {
     };
     // Below the API in the scheduler: on a busy machine a request waits for a conversion's time
     // slice less often (the kernel still gives the children every idle cycle).
-    if (proc.pid) {
+    if (proc.pid && niceness !== 0) {
       try {
-        os.setPriority(proc.pid, CHILD_NICENESS);
+        os.setPriority(proc.pid, niceness);
       } catch (error) {
         logger.warn({ err: error }, 'could not lower the priority of a sandbox child');
       }
@@ -405,10 +409,11 @@ export function createConfiguredSandbox(
     | 'sandboxRecycleAfter'
   >,
   logger: Logger,
-  size = config.sandboxPoolSize,
+  overrides: { size?: number; niceness?: number } = {},
 ): SandboxPool {
   return createSandboxPool({
-    size,
+    size: overrides.size ?? config.sandboxPoolSize,
+    niceness: overrides.niceness ?? SERVICE_CHILD_NICENESS,
     memoryMb: config.sandboxMemoryMb,
     cpuMs: config.sandboxCpuMs,
     timeoutMs: config.sandboxTimeoutMs,
