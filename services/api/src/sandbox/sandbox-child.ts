@@ -14,6 +14,12 @@ interface TaskMessage {
 const send = process.send?.bind(process);
 if (!send) throw new Error('sandbox-child.ts runs only as a child of the sandbox pool');
 
+// Ctrl-C in a terminal signals the whole process group, and a service manager may signal every
+// process of the service: the parent decides when a child ends (it lets running tasks finish on
+// a graceful stop, then closes the pool), so these are not ours to act on.
+process.on('SIGINT', () => undefined);
+process.on('SIGTERM', () => undefined);
+
 // Our parent is gone (the IPC channel closed): nothing would read our answers. (setpriv's
 // death signal also covers a parent killed while we are busy in a long synchronous task.)
 process.on('disconnect', () => process.exit(0));
