@@ -126,7 +126,7 @@ async function registerApplicant(runtime: Runtime, dataDir: string, email: strin
   const password = 'Cobalt-Lantern-River-58';
   await inject('/public/signup', { username: email, password });
   let code: string | undefined;
-  for (let attempt = 0; !code && attempt < 400; attempt++) {
+  for (let attempt = 0; !code && attempt < 1200; attempt++) {
     const outbox = path.join(dataDir, 'outbox');
     let files: string[] = [];
     try {
