@@ -18,6 +18,7 @@ const SECTION_ORDER = [
   'engine',
   'lookups',
   'conversion',
+  'isolation',
   'application-pdf',
   'export',
   'load',

@@ -10,6 +10,8 @@ import pino from 'pino';
 import { PDFDocument } from 'pdf-lib';
 import { createOfficePool } from '../src/conversion/libreoffice/office-pool';
 import { createDocumentConverter } from '../src/conversion/convert-document';
+import { loadConfig } from '../src/config';
+import { createConfiguredSandbox } from '../src/sandbox/sandbox-pool';
 import { canPassPngThrough, convertJpeg, convertPng } from '../src/conversion/convert-image';
 import { buildPng, buildTwoPageDocx } from '../test/support/document-fixtures';
 import { formatMs as ms, percentile, reportBench } from '../../../bench/report';
@@ -28,7 +30,8 @@ const work = mkdtempSync(path.join(os.tmpdir(), 'conversion-bench-'));
 try {
   const docx = buildTwoPageDocx();
   const pool = createOfficePool({ size: 2, timeoutMs: 60_000, recycleAfter: 1000, logger });
-  const converter = createDocumentConverter({ pool, logger });
+  const sandbox = createConfiguredSandbox(loadConfig({}), logger, { size: 2, niceness: 0 });
+  const converter = createDocumentConverter({ pool, sandbox, logger });
   const bootStarted = performance.now();
   await pool.warm();
   const bootMs = performance.now() - bootStarted;
@@ -52,6 +55,7 @@ try {
   );
   const perSecond = total / ((performance.now() - started) / 1000);
   await pool.close();
+  await sandbox.close();
 
   // Fresh soffice per file (its profile already initialised, as a server's would be).
   const input = path.join(work, 'statement.docx');

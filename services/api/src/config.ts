@@ -81,6 +81,16 @@ export interface Config {
   mailPerAddressBurst: number;
   /** How many more account e-mails an address can get per hour once the burst is used. */
   mailPerAddressPerHour: number;
+  /** Sandbox children per process that parse, convert and render applicants' files (src/sandbox). */
+  sandboxPoolSize: number;
+  /** Resident memory (MiB) a sandbox child may reach before it is killed; also its V8 heap limit. */
+  sandboxMemoryMb: number;
+  /** CPU time (user + system, ms) one sandbox task may use before its child is killed. */
+  sandboxCpuMs: number;
+  /** Wall-clock time (ms) one sandbox task may take before its child is killed. */
+  sandboxTimeoutMs: number;
+  /** A sandbox child is replaced after this many tasks. */
+  sandboxRecycleAfter: number;
 }
 
 export class ConfigError extends Error {
@@ -236,6 +246,13 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: readInt('SHUTDOWN_TIMEOUT_MS', 20_000, 1000, 600_000),
     mailPerAddressBurst: readInt('MAIL_PER_ADDRESS_BURST', 6, 1, 1000),
     mailPerAddressPerHour: readInt('MAIL_PER_ADDRESS_PER_HOUR', 6, 1, 1000),
+    // One child per core (at most 4): each holds one task, and a render or a decode uses a core.
+    sandboxPoolSize: readInt('SANDBOX_POOL_SIZE', Math.min(cores, 4), 1, 32),
+    // A child with the PDF renderer loaded sits near 200 MB; a 1 MB upload's honest decode fits.
+    sandboxMemoryMb: readInt('SANDBOX_MEMORY_MB', 768, 128, 65_536),
+    sandboxCpuMs: readInt('SANDBOX_CPU_MS', 20_000, 100, 600_000),
+    sandboxTimeoutMs: readInt('SANDBOX_TIMEOUT_MS', 60_000, 500, 600_000),
+    sandboxRecycleAfter: readInt('SANDBOX_RECYCLE_AFTER', 100, 1, 100_000),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -22,8 +22,9 @@ import { createStorage } from './storage/create-storage';
 import type { StorageDriver } from './storage/storage-driver';
 import { enqueueConversion } from './documents/conversion-jobs';
 import { buildApp } from './app';
-import { renderApplicationPdf, warmPdfRenderer } from './print/pdf-renderer';
+import { createSandboxedRenderers } from './print/pdf-renderer';
 import type { PdfRenderer } from './print/render-application';
+import { createConfiguredSandbox, type SandboxPool } from './sandbox/sandbox-pool';
 
 export interface Runtime {
   app: FastifyInstance;
@@ -37,6 +38,8 @@ export interface Runtime {
   conversion?: ConversionRuntime;
   /** Present with METRICS_ENABLED. */
   metrics?: Metrics;
+  /** The children that convert and render applicants' files (src/sandbox). */
+  sandbox: SandboxPool;
   /**
    * Stops in reverse order. HTTP first (no new connections, in-flight requests drained), then the
    * workers: running jobs get until `deadline` (epoch ms; default SHUTDOWN_TIMEOUT_MS from now)
@@ -101,7 +104,10 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     logger,
   });
   const storage = createStorage(config, secrets.hmacKey, clock);
-  const renderPdf = options.renderPdf ?? renderApplicationPdf;
+  // Conversion and rendering parse applicants' files: they run in sandbox children, not here.
+  const sandbox = createConfiguredSandbox(config, logger);
+  const sandboxed = createSandboxedRenderers(sandbox);
+  const renderPdf = options.renderPdf ?? sandboxed.render;
   // `export --queue` jobs (issue #8) included: on the embedded database only this process can run them.
   const workers = config.runWorkerInProcess
     ? await startJobWorkers({
@@ -115,16 +121,17 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
         clock,
         logger,
         renderPdf,
+        layoutPdf: options.renderPdf ? undefined : sandboxed.layout,
+        sandbox,
         warmConversionPool: options.warmConversionPool === true,
         exportLoops: 2,
       })
     : undefined;
   if (options.warmPdfRenderer === true && !options.renderPdf) {
-    // Awaited before the server listens: the cold render blocks the event loop for ~1-2 s, which
-    // after listening would make load shedding refuse the first requests with 503.
-    await warmPdfRenderer().catch((error: unknown) =>
-      logger.error({ err: error }, 'PDF renderer warm-up failed'),
-    );
+    // In a child: it no longer blocks this event loop, so the server need not wait for it.
+    void sandboxed
+      .warm()
+      .catch((error: unknown) => logger.error({ err: error }, 'PDF renderer warm-up failed'));
   }
   const app = await buildApp({
     config,
@@ -150,6 +157,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     storage,
     conversion: workers?.conversion,
     metrics,
+    sandbox,
     async close(options = {}) {
       const deadline = options.deadline ?? Date.now() + config.shutdownTimeoutMs;
       // Stop listening and let requests in flight finish; past the deadline, cut them off.
@@ -171,6 +179,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       });
       // Only now that no conversion runs: the LibreOffice pool, the sweepers' timers.
       await workers?.stop();
+      await sandbox.close();
       await storage.close();
       mailer.close();
       await stopSocket?.();

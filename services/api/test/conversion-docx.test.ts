@@ -1,6 +1,7 @@
 // Word documents as applicants' Word writes them, and hostile ones, through the real converter
 // and the real LibreOffice: each case is built in code and judged by what the applicant (the
 // message) or staff (the PDF's text, read with pdftotext) would see.
+import { createSandboxPool, type SandboxPool } from '../src/sandbox/sandbox-pool';
 import { createServer, type Server } from 'node:net';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -129,16 +130,26 @@ describe('the docx check (no LibreOffice)', () => {
 
 describe('Word documents', () => {
   let pool: OfficePool;
+  let sandbox: SandboxPool;
   let converter: DocumentConverter;
   let workDir: string;
 
   beforeAll(async () => {
     workDir = mkdtempSync(path.join(os.tmpdir(), 'conversion-docx-'));
     pool = createOfficePool({ size: 1, timeoutMs: TIMEOUT_MS, recycleAfter: 50, workDir, logger });
-    converter = createDocumentConverter({ pool, logger });
+    sandbox = createSandboxPool({
+      size: 1,
+      memoryMb: 768,
+      cpuMs: 20_000,
+      timeoutMs: TIMEOUT_MS,
+      recycleAfter: 100,
+      logger,
+    });
+    converter = createDocumentConverter({ pool, sandbox, logger });
     await pool.warm();
   });
   afterAll(async () => {
+    await sandbox.close();
     const pids = pool.pids();
     await pool.close();
     for (const pid of pids) expect(processExists(pid)).toBe(false);

@@ -13,6 +13,7 @@ import {
   type DocumentConverter,
 } from '../src/conversion/convert-document';
 import { DocumentRejectedError } from '../src/conversion/conversion-errors';
+import { createSandboxPool, type SandboxPool } from '../src/sandbox/sandbox-pool';
 import { canPassPngThrough } from '../src/conversion/convert-image';
 import { DOCX_IMPORT_FILTER } from '../src/conversion/convert-docx';
 import {
@@ -84,15 +85,25 @@ describe('LibreOffice work directories', () => {
 describe('document conversion', () => {
   let pool: OfficePool;
   let converter: DocumentConverter;
+  let sandbox: SandboxPool;
   let workDir: string;
 
   beforeAll(async () => {
     workDir = mkdtempSync(path.join(os.tmpdir(), 'conversion-test-'));
     pool = createOfficePool({ size: 1, timeoutMs: TIMEOUT_MS, recycleAfter: 3, workDir, logger });
-    converter = createDocumentConverter({ pool, logger });
+    sandbox = createSandboxPool({
+      size: 1,
+      memoryMb: 768,
+      cpuMs: 20_000,
+      timeoutMs: TIMEOUT_MS,
+      recycleAfter: 100,
+      logger,
+    });
+    converter = createDocumentConverter({ pool, sandbox, logger });
     await pool.warm();
   });
   afterAll(async () => {
+    await sandbox.close();
     const pids = pool.pids();
     await pool.close();
     for (const pid of pids) expect(processExists(pid)).toBe(false);

@@ -141,7 +141,11 @@ describe.each(availableDrivers())('document lifecycle on %s', (driver) => {
     await t.runtime.queue.offWork(QUEUES.convertDocument);
     client = createUploadClient(t);
     store = createDocumentStore(t.runtime.database.db);
-    converter = createDocumentConverter({ pool: t.runtime.conversion!.pool, logger: quiet });
+    converter = createDocumentConverter({
+      pool: t.runtime.conversion!.pool,
+      sandbox: t.runtime.sandbox,
+      logger: quiet,
+    });
   });
   afterAll(async () => {
     await t?.close();

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRef } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config';
 import { parseExportArgs } from '../src/export/options';
 import { createProgress } from '../src/export/progress';
 import { createApplicationRenderer, type ApplicationRenderer } from '../src/export/render';
@@ -49,7 +50,7 @@ const silent = createProgress({ write: () => undefined, isTTY: false });
 
 let pool: RenderPool;
 beforeAll(() => {
-  pool = createRenderPool(2);
+  pool = createRenderPool(2, loadConfig({}));
 });
 afterAll(async () => {
   await pool.close();

@@ -67,6 +67,6 @@ describe('start-up output', () => {
     const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     const ready = records.find((record) => String(record.msg).startsWith('Ready: '));
     expect(ready).toMatchObject({ dataDir, database: `embedded (${path.join(dataDir, 'db')})` });
-    expect(records.some((record) => record.msg === 'incoming request')).toBe(true);
+    expect(records.some((record) => record.msg === 'request completed')).toBe(true);
   }, 120_000);
 });

@@ -31,7 +31,8 @@ import {
   ExportUsageError,
   runExportCommand,
 } from '../export/command';
-import { renderApplicationPdf, warmPdfRenderer } from '../print/pdf-renderer';
+import { createSandboxedRenderers } from '../print/pdf-renderer';
+import { createConfiguredSandbox } from '../sandbox/sandbox-pool';
 import {
   IMPORT_FORMATS,
   ImportFormatError,
@@ -112,6 +113,8 @@ async function runWorker(config: Config): Promise<void> {
     dataDir: config.dataDir,
     logger,
   });
+  const sandbox = createConfiguredSandbox(config, logger);
+  const sandboxed = createSandboxedRenderers(sandbox);
   const workers = await startJobWorkers({
     config,
     database,
@@ -123,13 +126,15 @@ async function runWorker(config: Config): Promise<void> {
     partner: await loadPartner(config),
     clock: systemClock,
     logger,
-    renderPdf: renderApplicationPdf,
+    renderPdf: sandboxed.render,
+    layoutPdf: sandboxed.layout,
+    sandbox,
     warmConversionPool: true,
     exportLoops: 4,
   });
-  void warmPdfRenderer().catch((error: unknown) =>
-    logger.error({ err: error }, 'PDF renderer warm-up failed'),
-  );
+  void sandboxed
+    .warm()
+    .catch((error: unknown) => logger.error({ err: error }, 'PDF renderer warm-up failed'));
   const stopMetrics = metrics ? await serveWorkerMetrics(metrics, config, logger) : undefined;
   logger.info(metrics ? { metricsPort: config.port } : {}, 'worker started');
   const stop = async () => {
@@ -137,6 +142,7 @@ async function runWorker(config: Config): Promise<void> {
     // Running jobs finish (or go back to their queue) before LibreOffice and the database close.
     await queue.stop({ graceful: true, wait: true, timeout: config.shutdownTimeoutMs });
     await workers.stop();
+    await sandbox.close();
     await stopMetrics?.();
     mailer.close();
     await database.close();

@@ -1,13 +1,15 @@
 // The dispatcher: checks what every upload must satisfy, detects the type by content and hands
-// the bytes to that type's converter (one file each).
+// the bytes to that type's converter (one file each). All of that parses an applicant's bytes, so
+// it runs in a sandbox child (src/sandbox), never on this process's event loop; only a docx's
+// LibreOffice step runs from here, and LibreOffice is a separate process of its own.
 import { MAX_FILE_NAME_LENGTH, MAX_FILE_SIZE_BYTES } from '@admissions/form';
 import type { Logger } from 'pino';
 import { DocumentRejectedError, isDocumentRejected } from './conversion-errors';
-import { convertDocx } from './convert-docx';
-import { convertJpeg, convertPng } from './convert-image';
-import { convertPdf } from './convert-pdf';
+import { convertCheckedDocx } from './convert-docx';
 import { detectFileType, type DocumentType } from './detect-file-type';
 import type { OfficePool } from './libreoffice/office-pool';
+import { SandboxCrashError, isSandboxLimit, type SandboxPool } from '../sandbox/sandbox-pool';
+import type { ConvertUploadResult } from '../sandbox/sandbox-tasks';
 
 export interface ConvertedDocument {
   type: DocumentType;
@@ -31,21 +33,49 @@ export function checkUpload({ bytes, fileName }: ConvertRequest): DocumentType {
   return type;
 }
 
-export function createDocumentConverter(deps: { pool: OfficePool; logger: Logger }) {
-  const { pool, logger } = deps;
-  const converters: Record<DocumentType, (bytes: Uint8Array) => Promise<Uint8Array>> = {
-    docx: (bytes) => convertDocx(bytes, pool, logger),
-    jpeg: convertJpeg,
-    png: convertPng,
-    pdf: convertPdf,
+export function createDocumentConverter(deps: {
+  pool: OfficePool;
+  sandbox: SandboxPool;
+  logger: Logger;
+  /** Wall-clock limit of one sandboxed step (the pool's own when unset). */
+  timeoutMs?: number;
+}) {
+  const { pool, sandbox, logger } = deps;
+
+  /**
+   * A step killed for memory, CPU or time is the document's fault (it would do it again). A child
+   * that died by itself may have been unlucky: once more in a fresh child, then it is the document.
+   */
+  const runStep = async <T>(task: string, input: unknown): Promise<T> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await sandbox.run<T>(task, input, { timeoutMs: deps.timeoutMs });
+      } catch (error) {
+        if (isSandboxLimit(error)) throw new DocumentRejectedError('TOO_COMPLEX', error.message);
+        if (!(error instanceof SandboxCrashError)) throw error;
+        if (attempt >= 2) throw new DocumentRejectedError('CONVERSION_FAILED', error.message);
+        logger.warn(
+          { task, err: error },
+          'sandbox child crashed on a document; trying a fresh one',
+        );
+      }
+    }
   };
+
   return {
     async convert(request: ConvertRequest): Promise<ConvertedDocument> {
       const started = performance.now();
       let type: DocumentType | undefined;
       try {
-        type = checkUpload(request);
-        const pdf = await converters[type](request.bytes);
+        const checked = await runStep<ConvertUploadResult>('convert-upload', request);
+        type = checked.type;
+        let pdf = checked.pdf;
+        if (!pdf) {
+          // LibreOffice gets the package the check returned (template link, chart workbooks and
+          // comments removed), never the upload as it came.
+          pdf = await convertCheckedDocx(checked.docxPackage ?? request.bytes, pool, logger);
+          await runStep<null>('check-office-pdf', pdf);
+        }
         logger.info(
           { type, bytes: request.bytes.length, ms: Math.round(performance.now() - started) },
           'document converted',

@@ -1,4 +1,5 @@
-// The conversion side of a process: the LibreOffice pool, the converter and the pg-boss workers.
+// The conversion side of a process: the LibreOffice pool, the converter (whose parsing runs in
+// the sandbox children it is handed) and the pg-boss workers.
 // The embedded server runs it in-process; `npm run cli -- worker` runs it on its own.
 import type { Logger } from 'pino';
 import type { Config } from '../config';
@@ -7,6 +8,7 @@ import type { JobQueue } from '../jobs/queue';
 import type { Clock } from '../lib/clock';
 import { createDocumentConverter } from '../conversion/convert-document';
 import { createOfficePool, type OfficePool } from '../conversion/libreoffice/office-pool';
+import type { SandboxPool } from '../sandbox/sandbox-pool';
 import type { StorageDriver } from '../storage/storage-driver';
 import { createDocumentStore } from './document-store';
 import { startConversionWorker } from './conversion-jobs';
@@ -23,6 +25,8 @@ export async function startConversionRuntime(options: {
   storage: StorageDriver;
   clock: Clock;
   logger: Logger;
+  /** The children that check and convert the bytes (the caller owns and closes it). */
+  sandbox: SandboxPool;
   /** Start LibreOffice now (servers and workers) rather than on the first docx (tests). */
   warm: boolean;
 }): Promise<ConversionRuntime> {
@@ -43,7 +47,12 @@ export async function startConversionRuntime(options: {
     queue: options.queue,
     store: createDocumentStore(options.db),
     storage: options.storage,
-    converter: createDocumentConverter({ pool, logger }),
+    converter: createDocumentConverter({
+      pool,
+      sandbox: options.sandbox,
+      logger,
+      timeoutMs: config.conversionTimeoutMs,
+    }),
     clock: options.clock,
     logger,
     concurrency: config.conversionConcurrency,

@@ -149,7 +149,7 @@ export async function runExportCommand(
         onNote: (message) => progress.note(message),
       });
     } else {
-      pool = createRenderPool(Math.min(options.concurrency, cores));
+      pool = createRenderPool(Math.min(options.concurrency, cores), config);
       render = createApplicationRenderer(
         {
           db: database.db,

@@ -8,7 +8,7 @@ import { createAccountMailResolver } from '../auth/account-mail';
 import { startHousekeepingWorker } from '../auth/housekeeping';
 import { startConversionRuntime, type ConversionRuntime } from '../documents/conversion-runtime';
 import { EXPORT_QUEUE, startExportWorker } from '../export/export-jobs';
-import { createPdfLayout } from '../export/render';
+import { createPdfLayout, type PageCountingRenderer } from '../export/render';
 import { createMetrics, type Metrics } from '../http/metrics';
 import type { Clock } from '../lib/clock';
 import type { Secrets } from '../lib/crypto';
@@ -17,6 +17,7 @@ import type { Mailer } from '../mail/mailer';
 import { startPdfWorker } from '../print/pdf-jobs';
 import { createPdfStore } from '../print/pdf-store';
 import type { PdfRenderer } from '../print/render-application';
+import type { SandboxPool } from '../sandbox/sandbox-pool';
 import type { StorageDriver } from '../storage/storage-driver';
 import { QUEUES, startJobQueue, type JobQueue } from './queue';
 
@@ -53,6 +54,10 @@ export async function startJobWorkers(deps: {
   clock: Clock;
   logger: Logger;
   renderPdf: PdfRenderer;
+  /** renderPdf that also counts pages where it renders (the export); else counted here. */
+  layoutPdf?: PageCountingRenderer;
+  /** Where documents are converted and checked (the caller owns it and closes it). */
+  sandbox: SandboxPool;
   /** Start LibreOffice now rather than on the first docx (tests leave it). */
   warmConversionPool: boolean;
   /** Job loops for `export --queue`. */
@@ -76,6 +81,7 @@ export async function startJobWorkers(deps: {
     storage,
     clock,
     logger,
+    sandbox: deps.sandbox,
     warm: deps.warmConversionPool,
   });
   const renderDeps = {
@@ -93,7 +99,7 @@ export async function startJobWorkers(deps: {
   );
   const stopExportWorker = await startExportWorker(
     queue,
-    { ...renderDeps, database, layout: createPdfLayout(deps.renderPdf) },
+    { ...renderDeps, database, layout: deps.layoutPdf ?? createPdfLayout(deps.renderPdf) },
     deps.exportLoops,
   );
   return {

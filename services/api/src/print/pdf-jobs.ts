@@ -3,6 +3,7 @@
 import type { Logger } from 'pino';
 import { SERVICE_MESSAGES } from '@admissions/api-contract';
 import { QUEUES, type JobQueue } from '../jobs/queue';
+import { isSandboxLimit } from '../sandbox/sandbox-pool';
 import { createApplicationPdfKey, type StorageDriver } from '../storage/storage-driver';
 import { renderApplication, type RenderDeps } from './render-application';
 import type { PdfAudience, PdfStore } from './pdf-store';
@@ -69,12 +70,20 @@ export async function runPdfJob(
       'application PDF generated',
     );
   } catch (error) {
-    if (!lastAttempt) {
+    if (isSandboxLimit(error)) {
+      // The same content would pass the same limit again: no retry. This process is unharmed
+      // (the render ran in a child, which was killed and has already been replaced).
+      logger.error(
+        { err: error, limit: error.limit, audience: job.audience },
+        'application PDF render killed by a sandbox limit; the job fails without a retry',
+      );
+    } else if (!lastAttempt) {
       logger.warn({ err: error }, 'application PDF failed; will retry');
       throw error;
+    } else {
+      // The real reason stays in the log; the applicant gets a message they can act on.
+      logger.error({ err: error }, 'application PDF failed for good');
     }
-    // The real reason stays in the log; the applicant gets a message they can act on.
-    logger.error({ err: error }, 'application PDF failed for good');
     const result = await store.fail(
       job.userId,
       job.audience,

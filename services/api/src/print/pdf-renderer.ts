@@ -1,6 +1,11 @@
 // The production renderer: @admissions/answer-view/pdf, loaded on first use so that processes
-// that never make a PDF (the CLI's other commands) do not load react-pdf and its fonts.
+// that never make a PDF (the CLI's other commands) do not load react-pdf and its fonts. It lays
+// out applicants' documents, so the service calls it only inside sandbox children
+// (createSandboxedRenderers); renderApplicationPdf itself is what those children run.
 import type * as PdfModule from '@admissions/answer-view/pdf';
+import type { PageCountingRenderer } from '../export/render';
+import type { SandboxPool } from '../sandbox/sandbox-pool';
+import type { RenderApplicationInput, RenderApplicationResult } from '../sandbox/sandbox-tasks';
 import type { PdfRenderer } from './render-application';
 
 let loading: Promise<typeof PdfModule> | undefined;
@@ -15,4 +20,29 @@ export const renderApplicationPdf: PdfRenderer = async (view, cover, documents) 
 /** Loads fonts and renders once, so the first applicant does not wait for a cold start. */
 export async function warmPdfRenderer(): Promise<void> {
   await (await loadPdfModule()).warmPdfRenderer();
+}
+
+/** The renderers the service uses: each layout runs in a sandbox child, never on this thread. */
+export interface SandboxedRenderers {
+  render: PdfRenderer;
+  /** The same, also answering the page count (the export's index), counted in the child. */
+  layout: PageCountingRenderer;
+  /** Loads fonts in a child and renders once, so the first applicant does not wait. */
+  warm(): Promise<void>;
+}
+
+export function createSandboxedRenderers(sandbox: SandboxPool): SandboxedRenderers {
+  const run = async (input: RenderApplicationInput) =>
+    sandbox.run<RenderApplicationResult>('render-application', input);
+  return {
+    render: async (view, cover, documents) =>
+      (await run({ view, cover, documents, countPages: false })).bytes,
+    layout: async (view, cover, documents) => {
+      const { bytes, pages } = await run({ view, cover, documents, countPages: true });
+      return { bytes, pages: pages ?? 0 };
+    },
+    async warm() {
+      await sandbox.run<null>('warm-pdf-renderer', null);
+    },
+  };
 }
