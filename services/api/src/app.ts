@@ -40,6 +40,7 @@ import type { PdfJob } from './print/pdf-jobs';
 import { createApplicationPdfService } from './print/pdf-service';
 import { pdfRoutes } from './print/pdf-routes';
 import type { PdfRenderer } from './print/render-application';
+import { registerStaffArea } from './staff/register-staff';
 
 export interface AppDeps {
   config: Config;
@@ -100,6 +101,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         title: 'Admissions application API',
         version: '1.0.0',
         description: 'Applicant, account, lookup and staff calls. Every error body is {message}.',
+      },
+      components: {
+        securitySchemes: {
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: '`npm run cli -- staff api-key create`',
+          },
+        },
       },
     },
   });
@@ -201,6 +211,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     serviceTokenKey: deps.secrets.serviceTokenKey,
     encryptionKey: deps.secrets.encryptionKey,
+    pdf: pdfService,
+  });
+  await registerStaffArea(app, {
+    config,
+    db: database.db,
+    clock,
+    secrets: deps.secrets,
     pdf: pdfService,
   });
   const lookupService = createLookupService({
