@@ -197,6 +197,13 @@ export function loadConfig(env: Env = process.env): Config {
   const oidcIssuer = readUrl('STAFF_OIDC_ISSUER', ['https:', 'http:']);
   let staffOidc: StaffOidcConfig | null = null;
   if (oidcIssuer) {
+    const issuerHost = new URL(oidcIssuer).hostname;
+    if (
+      oidcIssuer.startsWith('http:') &&
+      !['127.0.0.1', 'localhost', '[::1]'].includes(issuerHost)
+    ) {
+      problems.push('STAFF_OIDC_ISSUER must use https (plain http only on this machine)');
+    }
     const oidcClientId = read('STAFF_OIDC_CLIENT_ID');
     const oidcClientSecret = read('STAFF_OIDC_CLIENT_SECRET');
     if (!oidcClientId) problems.push('STAFF_OIDC_CLIENT_ID is required with STAFF_OIDC_ISSUER');

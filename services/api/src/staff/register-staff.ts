@@ -8,6 +8,8 @@ import type { ApplicationPdfService } from '../print/pdf-service';
 import { createStaffAccounts } from './staff-accounts';
 import { staffRoutes } from './staff-routes';
 import { serviceApiRoutes } from './service-api-routes';
+import { createStaffOidc } from './staff-oidc';
+import { STAFF_ROUTES } from '@admissions/api-contract';
 
 export interface StaffAreaDeps {
   config: Config;
@@ -21,7 +23,17 @@ export async function registerStaffArea(app: FastifyInstance, deps: StaffAreaDep
   const { config, db, clock, secrets } = deps;
   const cookies = { secure: isHttps(config) };
   const accounts = createStaffAccounts({ db, clock, encryptionKey: secrets.encryptionKey });
+  const oidc = config.staffOidc
+    ? createStaffOidc({
+        config: config.staffOidc,
+        redirectUri: new URL(STAFF_ROUTES.oidcCallback, config.publicUrl).href,
+        db,
+        encryptionKey: secrets.encryptionKey,
+        now: () => clock.now(),
+      })
+    : null;
   await app.register(staffRoutes, {
+    oidc,
     config,
     db,
     clock,

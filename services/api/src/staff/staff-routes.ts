@@ -3,6 +3,7 @@
 // download writes one service_audit row naming the staff member. Nothing here writes applicant data.
 import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { eq } from 'drizzle-orm';
 import {
   ErrorResponse,
@@ -32,10 +33,12 @@ import type { ApplicationPdfService } from '../print/pdf-service';
 import { PdfAttachmentResponse, sendPdfAttachment } from '../print/pdf-file-name';
 import { recordServiceRead } from '../service/service-audit';
 import type { StaffAccounts } from './staff-accounts';
+import { OIDC_COOKIE, OIDC_COOKIE_PATH, OIDC_FLOW_TTL_MS, type StaffOidc } from './staff-oidc';
 import { listStaffApplications } from './staff-list';
 import { createRequireStaff, currentStaff } from './require-staff';
 import {
   clearStaffCookie,
+  createStaffSession,
   revokeStaffSession,
   setStaffCookie,
   type StaffCookieSettings,
@@ -48,6 +51,8 @@ export interface StaffRouteOptions {
   encryptionKey: Buffer;
   accounts: StaffAccounts;
   cookies: StaffCookieSettings;
+  /** null when STAFF_OIDC_ISSUER is not set. */
+  oidc: StaffOidc | null;
   pdf: Pick<ApplicationPdfService, 'readServicePdf'>;
 }
 
@@ -64,6 +69,75 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
     reply.header('cache-control', 'no-store');
   });
   const limited = { config: publicRouteLimit(options.config) };
+
+  app.get(STAFF_ROUTES.oidcStart, {
+    ...limited,
+    exposeHeadRoute: false,
+    schema: {
+      tags,
+      summary: "Staff sign-in through the institution's identity provider (OpenID Connect)",
+      description:
+        'Redirects to the provider (authorization code with PKCE, state and nonce, kept in a ' +
+        'sealed 10-minute cookie). 404 when no provider is configured.',
+      response: { 302: Type.Null(), 404: ErrorResponse, ...commonErrors },
+    },
+    handler: async (_request, reply) => {
+      if (!options.oidc)
+        throw new AppError(404, 'OIDC_NOT_CONFIGURED', STAFF_MESSAGES.oidcNotConfigured);
+      let started;
+      try {
+        started = await options.oidc.start();
+      } catch (error) {
+        reply.log.warn({ err: error }, 'identity provider unreachable');
+        throw new AppError(503, 'OIDC_UNAVAILABLE', STAFF_MESSAGES.oidcFailed, {
+          'retry-after': '5',
+        });
+      }
+      // Lax, not Strict: the provider sends the browser back with a cross-site top-level GET.
+      reply.setCookie(OIDC_COOKIE, started.cookie, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: cookies.secure,
+        path: OIDC_COOKIE_PATH,
+        maxAge: OIDC_FLOW_TTL_MS / 1000,
+      });
+      return reply.redirect(started.url, 302);
+    },
+  });
+
+  app.get(STAFF_ROUTES.oidcCallback, {
+    ...limited,
+    exposeHeadRoute: false,
+    schema: {
+      tags,
+      summary: "The identity provider's redirect back: verifies it and starts a staff session",
+      description:
+        'Redirects to /staff with the session cookie, or to /staff?sign_in_error=refused (not an ' +
+        'allowed domain or group, or disabled) or =failed (anything that did not verify).',
+      querystring: Type.Object({}, { additionalProperties: true }),
+      response: { 302: Type.Null(), 404: ErrorResponse, ...commonErrors },
+    },
+    handler: async (request, reply) => {
+      if (!options.oidc)
+        throw new AppError(404, 'OIDC_NOT_CONFIGURED', STAFF_MESSAGES.oidcNotConfigured);
+      const current = new URL(request.url, options.config.publicUrl);
+      const outcome = await options.oidc.finish(current, request.cookies[OIDC_COOKIE]);
+      // The flow works once, whatever the outcome.
+      reply.clearCookie(OIDC_COOKIE, {
+        path: OIDC_COOKIE_PATH,
+        secure: cookies.secure,
+        httpOnly: true,
+        sameSite: 'lax',
+      });
+      if (!outcome.ok) {
+        request.log.info({ reason: outcome.reason }, 'staff OIDC sign-in refused');
+        return reply.redirect(`${STAFF_ROUTES.home}?sign_in_error=${outcome.reason}`, 302);
+      }
+      const token = await createStaffSession(db, outcome.staffId, 'full', clock.now());
+      setStaffCookie(reply, cookies, token);
+      return reply.redirect(STAFF_ROUTES.home, 302);
+    },
+  });
 
   app.post(STAFF_ROUTES.login, {
     ...limited,
