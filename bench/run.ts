@@ -20,6 +20,7 @@ const SECTION_ORDER = [
   'conversion',
   'application-pdf',
   'export',
+  'staff-list',
   'load',
   'autosave',
   'faults',

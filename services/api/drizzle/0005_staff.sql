@@ -53,9 +53,9 @@ ALTER TABLE "service_audit" ADD COLUMN "staff_email" text;--> statement-breakpoi
 ALTER TABLE "staff_sessions" ADD CONSTRAINT "staff_sessions_staff_id_staff_members_id_fk" FOREIGN KEY ("staff_id") REFERENCES "public"."staff_members"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "staff_sessions_staff_idx" ON "staff_sessions" USING btree ("staff_id");--> statement-breakpoint
 CREATE INDEX "applications_staff_search_idx" ON "applications" USING gin ("staff_search_text" gin_trgm_ops);--> statement-breakpoint
-CREATE INDEX "applications_staff_status_idx" ON "applications" USING btree ("staff_status","submitted_at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "applications_staff_sort_name_idx" ON "applications" USING btree ("staff_sort_name");--> statement-breakpoint
-CREATE INDEX "applications_staff_submitted_idx" ON "applications" USING btree ("submitted_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "applications_staff_status_idx" ON "applications" USING btree ("staff_status","submitted_at" DESC NULLS LAST,"user_id");--> statement-breakpoint
+CREATE INDEX "applications_staff_sort_name_idx" ON "applications" USING btree ("staff_sort_name","user_id");--> statement-breakpoint
+CREATE INDEX "applications_staff_submitted_idx" ON "applications" USING btree ("submitted_at" DESC NULLS LAST,"user_id");--> statement-breakpoint
 -- Hand-written (drizzle-kit models neither functions nor triggers); the same SQL runs on PGlite and
 -- PostgreSQL. staff_fold() folds text for the staff search: the Latin letters with diacritics
 -- (Latin-1, Extended-A/B, Extended Additional, upper and lower case, so it does not depend on the

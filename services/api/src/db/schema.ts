@@ -136,9 +136,13 @@ export const applications = pgTable(
   },
   (t) => [
     index('applications_staff_search_idx').using('gin', t.staffSearchText.op('gin_trgm_ops')),
-    index('applications_staff_status_idx').on(t.staffStatus, t.submittedAt.desc().nullsLast()),
-    index('applications_staff_sort_name_idx').on(t.staffSortName),
-    index('applications_staff_submitted_idx').on(t.submittedAt.desc().nullsLast()),
+    index('applications_staff_status_idx').on(
+      t.staffStatus,
+      t.submittedAt.desc().nullsLast(),
+      t.userId,
+    ),
+    index('applications_staff_sort_name_idx').on(t.staffSortName, t.userId),
+    index('applications_staff_submitted_idx').on(t.submittedAt.desc().nullsLast(), t.userId),
   ],
 );
 
