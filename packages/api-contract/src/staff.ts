@@ -196,3 +196,58 @@ export const ServiceTokenResponse = Type.Object(
   { additionalProperties: false },
 );
 export type ServiceTokenResponse = Static<typeof ServiceTokenResponse>;
+
+export const STAFF_EXPORT_ROUTES = {
+  exports: '/staff/api/exports',
+  export: '/staff/api/exports/:id',
+  exportDownload: '/staff/api/exports/:id/download',
+} as const;
+
+export const STAFF_EXPORT_MESSAGES = {
+  busy: 'An export of yours is still running. Please wait for it to finish.',
+  notFound: 'No export of yours has this id.',
+  notReady: 'This export has not finished.',
+} as const;
+
+export const StaffExportBody = Type.Object(
+  {
+    /** The list's filters (status, dates, search). */
+    filters: Type.Object(
+      {
+        q: Type.Optional(Type.String({ maxLength: 200 })),
+        status: Type.Optional(Type.Union(WEB_STATUSES.map((s) => Type.Literal(s)))),
+        from: Type.Optional(IsoDate),
+        to: Type.Optional(IsoDate),
+      },
+      { additionalProperties: false },
+    ),
+    /** Render everything again, not only what changed since this exporter's last export. */
+    force: Type.Optional(Type.Boolean()),
+    format: Type.Union([Type.Literal('zip'), Type.Literal('combined')]),
+  },
+  { additionalProperties: false },
+);
+export type StaffExportBody = Static<typeof StaffExportBody>;
+
+export const StaffExportResponse = Type.Object(
+  {
+    id: Type.String(),
+    status: Type.Union([
+      Type.Literal('running'),
+      Type.Literal('completed'),
+      Type.Literal('failed'),
+    ]),
+    format: Type.Union([Type.Literal('zip'), Type.Literal('combined')]),
+    selected: Type.Integer(),
+    /** Applications finished so far (rendered, unchanged or failed). */
+    done: Type.Integer(),
+    rendered: Type.Integer(),
+    unchanged: Type.Integer(),
+    failed: Type.Integer(),
+    message: Type.String(),
+    /** When completed: GET it (same staff session) for the zip or the combined PDF; else ''. */
+    download_url: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type StaffExportResponse = Static<typeof StaffExportResponse>;

@@ -10,6 +10,25 @@ CREATE TABLE "staff_api_keys" (
 	CONSTRAINT "staff_api_keys_scope_check" CHECK ("staff_api_keys"."scope" IN ('read', 'export'))
 );
 --> statement-breakpoint
+CREATE TABLE "staff_exports" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"staff_id" uuid NOT NULL,
+	"format" text NOT NULL,
+	"filters" jsonb NOT NULL,
+	"force" integer DEFAULT 0 NOT NULL,
+	"status" text NOT NULL,
+	"selected" integer DEFAULT 0 NOT NULL,
+	"done" integer DEFAULT 0 NOT NULL,
+	"failed" integer DEFAULT 0 NOT NULL,
+	"rendered" integer DEFAULT 0 NOT NULL,
+	"unchanged" integer DEFAULT 0 NOT NULL,
+	"message" text DEFAULT '' NOT NULL,
+	"file_path" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"finished_at" timestamp with time zone,
+	CONSTRAINT "staff_exports_format_check" CHECK ("staff_exports"."format" IN ('zip', 'combined'))
+);
+--> statement-breakpoint
 CREATE TABLE "staff_login_throttle" (
 	"email" text PRIMARY KEY NOT NULL,
 	"failures" integer DEFAULT 0 NOT NULL,
@@ -50,7 +69,9 @@ ALTER TABLE "applications" ADD COLUMN "staff_sort_name" text DEFAULT '' NOT NULL
 ALTER TABLE "applications" ADD COLUMN "staff_status" text GENERATED ALWAYS AS (CASE WHEN submitted_at IS NOT NULL THEN 'submitted' WHEN 'validating' = ANY(web_status) THEN 'validating' ELSE 'started' END) STORED;--> statement-breakpoint
 ALTER TABLE "service_audit" ADD COLUMN "staff_id" uuid;--> statement-breakpoint
 ALTER TABLE "service_audit" ADD COLUMN "staff_email" text;--> statement-breakpoint
+ALTER TABLE "staff_exports" ADD CONSTRAINT "staff_exports_staff_id_staff_members_id_fk" FOREIGN KEY ("staff_id") REFERENCES "public"."staff_members"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "staff_sessions" ADD CONSTRAINT "staff_sessions_staff_id_staff_members_id_fk" FOREIGN KEY ("staff_id") REFERENCES "public"."staff_members"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "staff_exports_staff_idx" ON "staff_exports" USING btree ("staff_id","created_at");--> statement-breakpoint
 CREATE INDEX "staff_sessions_staff_idx" ON "staff_sessions" USING btree ("staff_id");--> statement-breakpoint
 CREATE INDEX "applications_staff_search_idx" ON "applications" USING gin ("staff_search_text" gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "applications_staff_status_idx" ON "applications" USING btree ("staff_status","submitted_at" DESC NULLS LAST,"user_id");--> statement-breakpoint

@@ -40,6 +40,7 @@ import type { PdfJob } from './print/pdf-jobs';
 import { createApplicationPdfService } from './print/pdf-service';
 import { pdfRoutes } from './print/pdf-routes';
 import type { PdfRenderer } from './print/render-application';
+import type { JobQueue } from './jobs/queue';
 import { registerStaffArea } from './staff/register-staff';
 
 export interface AppDeps {
@@ -59,6 +60,8 @@ export interface AppDeps {
   enqueuePdf: (job: PdfJob) => Promise<void>;
   /** Lays out the application PDF (the staff copy is rendered in the request). */
   renderPdf: PdfRenderer;
+  /** The job queue (staff exports run the export job through it). */
+  queue?: JobQueue;
   /** Prometheus metrics (METRICS_ENABLED); without them GET /metrics is an ordinary 404. */
   metrics?: Metrics;
 }
@@ -215,8 +218,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await registerStaffArea(app, {
     config,
-    db: database.db,
+    database,
     clock,
+    logger,
+    storage: deps.storage,
+    ...(deps.queue ? { queue: deps.queue } : {}),
     secrets: deps.secrets,
     pdf: pdfService,
   });

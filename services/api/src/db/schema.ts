@@ -435,3 +435,37 @@ export const staffApiKeys = pgTable(
   },
   (t) => [check('staff_api_keys_scope_check', sql`${t.scope} IN ('read', 'export')`)],
 );
+
+/**
+ * Exports started from the staff area: the existing export run (export/run.ts) in the exporter's
+ * own folder under DATA_DIR/staff-exports/<staff id>, so "only what changed since this exporter's
+ * last export" is that folder's state file, as for the CLI.
+ */
+export const staffExports = pgTable(
+  'staff_exports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    staffId: uuid('staff_id')
+      .notNull()
+      .references(() => staffMembers.id, { onDelete: 'cascade' }),
+    format: text('format').notNull(),
+    filters: jsonb('filters').$type<Record<string, string>>().notNull(),
+    force: integer('force').notNull().default(0),
+    /** running | completed | failed */
+    status: text('status').notNull(),
+    selected: integer('selected').notNull().default(0),
+    done: integer('done').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    rendered: integer('rendered').notNull().default(0),
+    unchanged: integer('unchanged').notNull().default(0),
+    message: text('message').notNull().default(''),
+    /** The zip or combined PDF, absolute path, once completed. */
+    filePath: text('file_path'),
+    createdAt: at('created_at').notNull().defaultNow(),
+    finishedAt: at('finished_at'),
+  },
+  (t) => [
+    index('staff_exports_staff_idx').on(t.staffId, t.createdAt),
+    check('staff_exports_format_check', sql`${t.format} IN ('zip', 'combined')`),
+  ],
+);

@@ -2,15 +2,20 @@
 // applications list, one application's print data and documents, its staff PDF. Every read and
 // download writes one service_audit row naming the staff member. Nothing here writes applicant data.
 import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { eq } from 'drizzle-orm';
 import {
   ErrorResponse,
+  MESSAGES,
   MessageResponse,
   STAFF_MESSAGES,
   STAFF_ROUTES,
+  STAFF_EXPORT_ROUTES,
   StaffApplicationParams,
+  StaffExportBody,
+  StaffExportResponse,
   StaffApplicationResponse,
   StaffListQuery,
   StaffListResponse,
@@ -33,9 +38,10 @@ import type { ApplicationPdfService } from '../print/pdf-service';
 import { PdfAttachmentResponse, sendPdfAttachment } from '../print/pdf-file-name';
 import { recordServiceRead } from '../service/service-audit';
 import type { StaffAccounts } from './staff-accounts';
+import type { StaffExports } from './staff-exports';
 import { OIDC_COOKIE, OIDC_COOKIE_PATH, OIDC_FLOW_TTL_MS, type StaffOidc } from './staff-oidc';
 import { listStaffApplications } from './staff-list';
-import { createRequireStaff, currentStaff } from './require-staff';
+import { createRequireStaff, currentStaff, requireRole } from './require-staff';
 import {
   clearStaffCookie,
   createStaffSession,
@@ -53,6 +59,8 @@ export interface StaffRouteOptions {
   cookies: StaffCookieSettings;
   /** null when STAFF_OIDC_ISSUER is not set. */
   oidc: StaffOidc | null;
+  /** null without a job queue (an app built without one): the export routes answer 503. */
+  exports: StaffExports | null;
   pdf: Pick<ApplicationPdfService, 'readServicePdf'>;
 }
 
@@ -301,6 +309,68 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
         staff: { id: user.staffId, email: user.email },
       });
       return sendPdfAttachment(reply, rendered.bytes, snapshot.answers, snapshot.userId);
+    },
+  });
+
+  const exportsOf = (): StaffExports => {
+    if (!options.exports) throw new AppError(503, 'UNAVAILABLE', MESSAGES.unavailable);
+    return options.exports;
+  };
+  const ExportParams = StaffApplicationParams;
+
+  app.post(STAFF_EXPORT_ROUTES.exports, {
+    preHandler: requireStaff,
+    schema: {
+      tags,
+      summary: 'Starts an export of the selection (exporter role): the pg-boss export job',
+      description:
+        "Only what changed since this exporter's last export is rendered unless `force`. " +
+        '403 for readers; 409 while another export of this exporter runs.',
+      body: StaffExportBody,
+      response: { 202: StaffExportResponse, 409: ErrorResponse, ...authErrors },
+    },
+    handler: async (request, reply) => {
+      const user = requireRole(request, 'exporter');
+      const started = await exportsOf().start(user.staffId, request.body);
+      return reply.code(202).send(started);
+    },
+  });
+
+  app.get(STAFF_EXPORT_ROUTES.export, {
+    preHandler: requireStaff,
+    schema: {
+      tags,
+      summary: "An export's progress (its exporter only)",
+      params: ExportParams,
+      response: { 200: StaffExportResponse, 404: ErrorResponse, ...authErrors },
+    },
+    handler: async (request) => {
+      const user = requireRole(request, 'exporter');
+      return exportsOf().status(user.staffId, request.params.id);
+    },
+  });
+
+  app.get(STAFF_EXPORT_ROUTES.exportDownload, {
+    preHandler: requireStaff,
+    exposeHeadRoute: false,
+    schema: {
+      tags,
+      summary: 'The finished export: the zip (PDFs, index.csv, index.json) or the combined PDF',
+      params: ExportParams,
+      produces: ['application/zip', 'application/pdf', 'application/json'],
+      response: {
+        200: Type.Unsafe<NodeJS.ReadableStream>({ type: 'string', format: 'binary' }),
+        404: ErrorResponse,
+        409: ErrorResponse,
+        ...authErrors,
+      },
+    },
+    handler: async (request, reply) => {
+      const user = requireRole(request, 'exporter');
+      const file = await exportsOf().file(user.staffId, request.params.id);
+      reply.header('content-type', file.type);
+      reply.header('content-disposition', `attachment; filename="${file.name}"`);
+      return reply.send(createReadStream(file.path));
     },
   });
 };
