@@ -21,6 +21,7 @@ const SECTION_ORDER = [
   'isolation',
   'application-pdf',
   'export',
+  'staff-list',
   'load',
   'autosave',
   'faults',

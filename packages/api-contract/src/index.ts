@@ -7,3 +7,4 @@ export * from './application';
 export * from './documents';
 export * from './lookup';
 export * from './service';
+export * from './staff';

@@ -45,6 +45,8 @@ import type { PdfJob } from './print/pdf-jobs';
 import { createApplicationPdfService } from './print/pdf-service';
 import { pdfRoutes } from './print/pdf-routes';
 import type { PdfRenderer } from './print/render-application';
+import type { JobQueue } from './jobs/queue';
+import { registerStaffArea } from './staff/register-staff';
 
 export interface AppDeps {
   config: Config;
@@ -66,6 +68,8 @@ export interface AppDeps {
   enqueuePdf: (job: PdfJob) => Promise<void>;
   /** Lays out the application PDF (the staff copy is rendered in the request). */
   renderPdf: PdfRenderer;
+  /** The job queue (staff exports run the export job through it). */
+  queue?: JobQueue;
   /** Prometheus metrics (METRICS_ENABLED); without them GET /metrics is an ordinary 404. */
   metrics?: Metrics;
 }
@@ -113,6 +117,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         title: 'Admissions application API',
         version: '1.0.0',
         description: 'Applicant, account, lookup and staff calls. Every error body is {message}.',
+      },
+      components: {
+        securitySchemes: {
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: '`npm run cli -- staff api-key create`',
+          },
+        },
       },
     },
   });
@@ -223,6 +236,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     serviceTokenKey: deps.secrets.serviceTokenKey,
     encryptionKey: deps.secrets.encryptionKey,
+    pdf: pdfService,
+  });
+  await registerStaffArea(app, {
+    config,
+    database,
+    clock,
+    logger,
+    storage: deps.storage,
+    ...(deps.queue ? { queue: deps.queue } : {}),
+    secrets: deps.secrets,
     pdf: pdfService,
   });
   const lookupService = createLookupService({

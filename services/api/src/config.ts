@@ -91,6 +91,20 @@ export interface Config {
   sandboxTimeoutMs: number;
   /** A sandbox child is replaced after this many tasks. */
   sandboxRecycleAfter: number;
+  /** Staff sign-in through the institution's OpenID Connect provider; null = local accounts only. */
+  staffOidc: StaffOidcConfig | null;
+}
+
+export interface StaffOidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** E-mail domains allowed in (lowercase); empty = no domain rule. */
+  allowedDomains: string[];
+  /** The ID-token/userinfo claim holding the groups; null = no group rule. */
+  groupClaim: string | null;
+  readerGroups: string[];
+  exporterGroups: string[];
 }
 
 export class ConfigError extends Error {
@@ -204,6 +218,52 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('METRICS_TOKEN must be 16 to 256 printable characters without spaces');
   }
 
+  const listOf = (name: string) =>
+    (read(name) ?? '')
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== '');
+  const oidcIssuer = readUrl('STAFF_OIDC_ISSUER', ['https:', 'http:']);
+  let staffOidc: StaffOidcConfig | null = null;
+  if (oidcIssuer) {
+    const issuerHost = new URL(oidcIssuer).hostname;
+    if (
+      oidcIssuer.startsWith('http:') &&
+      !['127.0.0.1', 'localhost', '[::1]'].includes(issuerHost)
+    ) {
+      problems.push('STAFF_OIDC_ISSUER must use https (plain http only on this machine)');
+    }
+    const oidcClientId = read('STAFF_OIDC_CLIENT_ID');
+    const oidcClientSecret = read('STAFF_OIDC_CLIENT_SECRET');
+    if (!oidcClientId) problems.push('STAFF_OIDC_CLIENT_ID is required with STAFF_OIDC_ISSUER');
+    if (!oidcClientSecret) {
+      problems.push('STAFF_OIDC_CLIENT_SECRET is required with STAFF_OIDC_ISSUER');
+    }
+    const allowedDomains = listOf('STAFF_OIDC_ALLOWED_DOMAINS').map((d) => d.toLowerCase());
+    const groupClaim = read('STAFF_OIDC_GROUP_CLAIM') ?? null;
+    const readerGroups = listOf('STAFF_OIDC_READER_GROUPS');
+    const exporterGroups = listOf('STAFF_OIDC_EXPORTER_GROUPS');
+    if (allowedDomains.length === 0 && groupClaim === null) {
+      problems.push(
+        'STAFF_OIDC_ISSUER needs STAFF_OIDC_ALLOWED_DOMAINS or STAFF_OIDC_GROUP_CLAIM (who may enter)',
+      );
+    }
+    if (groupClaim !== null && readerGroups.length + exporterGroups.length === 0) {
+      problems.push(
+        'STAFF_OIDC_GROUP_CLAIM needs STAFF_OIDC_READER_GROUPS or STAFF_OIDC_EXPORTER_GROUPS',
+      );
+    }
+    staffOidc = {
+      issuer: oidcIssuer,
+      clientId: oidcClientId ?? '',
+      clientSecret: oidcClientSecret ?? '',
+      allowedDomains,
+      groupClaim,
+      readerGroups,
+      exporterGroups,
+    };
+  }
+
   const config: Config = {
     port,
     host,
@@ -253,6 +313,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxCpuMs: readInt('SANDBOX_CPU_MS', 20_000, 100, 600_000),
     sandboxTimeoutMs: readInt('SANDBOX_TIMEOUT_MS', 60_000, 500, 600_000),
     sandboxRecycleAfter: readInt('SANDBOX_RECYCLE_AFTER', 100, 1, 100_000),
+    staffOidc,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -146,6 +146,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     enqueuePdf: (job) => enqueuePdfJob(queue, job),
     renderPdf,
     metrics,
+    queue,
   });
   return {
     app,

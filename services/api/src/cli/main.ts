@@ -25,6 +25,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isLookupCategory } from '@admissions/api-contract';
 import { CliUsageError, runPrefill, runServiceToken } from './staff-commands';
+import { STAFF_USAGE, runStaffCommand } from './staff-area-commands';
 import {
   EXPORT_USAGE,
   ExportFatalError,
@@ -60,6 +61,7 @@ Commands:
          [--ids FILE] [--force] [--zip] [--combined] [--concurrency N] [--queue]
                                   one staff PDF per application plus index.csv and index.json,
                                   incremental (see export --help; exit 2 when some failed)
+${STAFF_USAGE}
 
 Durations: a number and a unit: s, m, h or d (90s, 15m, 2h, 7d).
 
@@ -236,6 +238,8 @@ async function main(argv: string[]): Promise<number> {
     case 'prefill':
       await runPrefill(config, rest, () => openMigratedCliDatabase(config));
       return 0;
+    case 'staff':
+      return runStaffCommand(config, rest, () => openMigratedCliDatabase(config));
     default:
       throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`);
   }

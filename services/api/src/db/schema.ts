@@ -116,43 +116,69 @@ export const successfulLogins = pgTable(
 );
 
 /** One application per confirmed account. */
-export const applications = pgTable('applications', {
-  userId: uuid('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  answer: jsonb('answer')
-    .$type<Record<string, string>>()
-    .notNull()
-    .default(sql`'{}'::jsonb`),
-  /** SSN and alien registration number, each sealed with AES-256-GCM (GUIDE §3.7). */
-  sensitive: jsonb('sensitive')
-    .$type<Record<string, string>>()
-    .notNull()
-    .default(sql`'{}'::jsonb`),
-  lastPage: text('last_page'),
-  webStatus: text('web_status')
-    .array()
-    .notNull()
-    .default(sql`'{}'::text[]`),
-  /** The latest error map the SPA posted while validating. */
-  validations: jsonb('validations')
-    .$type<Record<string, string[]>>()
-    .notNull()
-    .default(sql`'{}'::jsonb`),
-  addAnother: jsonb('add_another')
-    .$type<Record<string, number>>()
-    .notNull()
-    .default(sql`'{}'::jsonb`),
-  tabs: jsonb('tabs')
-    .$type<Record<string, string>>()
-    .notNull()
-    .default(sql`'{}'::jsonb`),
-  /** Bumped by every change of content, so caches (PDFs, exports) know what is stale. */
-  version: integer('version').notNull().default(1),
-  submittedAt: at('submitted_at'),
-  createdAt: at('created_at').notNull().defaultNow(),
-  updatedAt: at('updated_at').notNull().defaultNow(),
-});
+export const applications = pgTable(
+  'applications',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    answer: jsonb('answer')
+      .$type<Record<string, string>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    /** SSN and alien registration number, each sealed with AES-256-GCM (GUIDE §3.7). */
+    sensitive: jsonb('sensitive')
+      .$type<Record<string, string>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    lastPage: text('last_page'),
+    webStatus: text('web_status')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** The latest error map the SPA posted while validating. */
+    validations: jsonb('validations')
+      .$type<Record<string, string[]>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    addAnother: jsonb('add_another')
+      .$type<Record<string, number>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    tabs: jsonb('tabs')
+      .$type<Record<string, string>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    /** Bumped by every change of content, so caches (PDFs, exports) know what is stale. */
+    version: integer('version').notNull().default(1),
+    submittedAt: at('submitted_at'),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+    /**
+     * The staff list's search text: name keys and e-mail folded by staff_fold() (lowercase, no
+     * accents). Kept by a trigger (migration 0005_staff) on every write of `answer`, so every write
+     * path — autosave, prefill, submit — keeps it current, and concurrent saves of different name
+     * keys cannot leave it stale.
+     */
+    staffSearchText: text('staff_search_text').notNull().default(''),
+    /** The staff list's name order ("last first", folded), kept by the same trigger. */
+    staffSortName: text('staff_sort_name').notNull().default(''),
+    /** started | validating | submitted, derived from the row so counts can use an index. */
+    staffStatus: text('staff_status').generatedAlwaysAs(
+      sql`CASE WHEN submitted_at IS NOT NULL THEN 'submitted' WHEN 'validating' = ANY(web_status) THEN 'validating' ELSE 'started' END`,
+    ),
+  },
+  (t) => [
+    index('applications_staff_search_idx').using('gin', t.staffSearchText.op('gin_trgm_ops')),
+    index('applications_staff_status_idx').on(
+      t.staffStatus,
+      t.submittedAt.desc().nullsLast(),
+      t.userId,
+    ),
+    index('applications_staff_sort_name_idx').on(t.staffSortName, t.userId),
+    index('applications_staff_submitted_idx').on(t.submittedAt.desc().nullsLast(), t.userId),
+  ],
+);
 
 /** Prefilled answer sets reached by a random link token (GET /public/tmp). */
 export const temporaryAnswers = pgTable('temporary_answers', {
@@ -275,6 +301,9 @@ export const serviceAudit = pgTable(
     shown: jsonb('shown').$type<{ answers: string[]; documents: string[] }>().notNull(),
     ip: text('ip'),
     createdAt: at('created_at').notNull().defaultNow(),
+    /** The staff member who read (staff area), or null for a token handed out by the CLI or API. */
+    staffId: uuid('staff_id'),
+    staffEmail: text('staff_email'),
   },
   (t) => [
     index('service_audit_user_idx').on(t.userId, t.createdAt),
@@ -374,5 +403,109 @@ export const lookupVocabulary = pgTable(
     index('lookup_vocabulary_trgm_idx')
       .using('gin', t.word.op('gin_trgm_ops'))
       .with({ fastupdate: false }),
+  ],
+);
+
+// Staff area (issue #18): staff members (local or from the identity provider), their sessions,
+// their sign-in throttle, the campus systems' API keys and each exporter's last export.
+
+export const staffMembers = pgTable(
+  'staff_members',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Lowercased and trimmed. */
+    email: text('email').notNull().unique(),
+    role: text('role').notNull(),
+    /** 'local' (password + TOTP) or 'oidc' (created on first sign-in through the provider). */
+    source: text('source').notNull(),
+    passwordHash: text('password_hash'),
+    /** The TOTP secret, sealed with AES-256-GCM; confirmed once a valid code was entered. */
+    totpSecret: text('totp_secret'),
+    totpConfirmedAt: at('totp_confirmed_at'),
+    /** The last accepted TOTP time step: a code works once (RFC 6238 §5.2). */
+    totpLastStep: integer('totp_last_step'),
+    /** The one-time set-up link's token (hashed) printed by `staff add`. */
+    setupTokenHash: text('setup_token_hash'),
+    setupExpiresAt: at('setup_expires_at'),
+    disabledAt: at('disabled_at'),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('staff_members_role_check', sql`${t.role} IN ('reader', 'exporter')`),
+    check('staff_members_source_check', sql`${t.source} IN ('local', 'oidc')`),
+  ],
+);
+
+export const staffSessions = pgTable(
+  'staff_sessions',
+  {
+    idHash: text('id_hash').primaryKey(),
+    staffId: uuid('staff_id')
+      .notNull()
+      .references(() => staffMembers.id, { onDelete: 'cascade' }),
+    /** 'full', or 'totp' while a local sign-in waits for its second factor. */
+    stage: text('stage').notNull(),
+    createdAt: at('created_at').notNull(),
+    lastSeenAt: at('last_seen_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    revokedAt: at('revoked_at'),
+  },
+  (t) => [index('staff_sessions_staff_idx').on(t.staffId)],
+);
+
+/** Failed staff sign-ins per e-mail address, known or not (as login_throttle for applicants). */
+export const staffLoginThrottle = pgTable('staff_login_throttle', {
+  email: text('email').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  lockedUntil: at('locked_until'),
+  lastFailureAt: at('last_failure_at').notNull(),
+});
+
+/** Campus systems' client credentials: only the SHA-256 of the key is kept. */
+export const staffApiKeys = pgTable(
+  'staff_api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    scope: text('scope').notNull(),
+    keyHash: text('key_hash').notNull().unique(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    revokedAt: at('revoked_at'),
+    lastUsedAt: at('last_used_at'),
+  },
+  (t) => [check('staff_api_keys_scope_check', sql`${t.scope} IN ('read', 'export')`)],
+);
+
+/**
+ * Exports started from the staff area: the existing export run (export/run.ts) in the exporter's
+ * own folder under DATA_DIR/staff-exports/<staff id>, so "only what changed since this exporter's
+ * last export" is that folder's state file, as for the CLI.
+ */
+export const staffExports = pgTable(
+  'staff_exports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    staffId: uuid('staff_id')
+      .notNull()
+      .references(() => staffMembers.id, { onDelete: 'cascade' }),
+    format: text('format').notNull(),
+    filters: jsonb('filters').$type<Record<string, string>>().notNull(),
+    force: integer('force').notNull().default(0),
+    /** running | completed | failed */
+    status: text('status').notNull(),
+    selected: integer('selected').notNull().default(0),
+    done: integer('done').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    rendered: integer('rendered').notNull().default(0),
+    unchanged: integer('unchanged').notNull().default(0),
+    message: text('message').notNull().default(''),
+    /** The zip or combined PDF, absolute path, once completed. */
+    filePath: text('file_path'),
+    createdAt: at('created_at').notNull().defaultNow(),
+    finishedAt: at('finished_at'),
+  },
+  (t) => [
+    index('staff_exports_staff_idx').on(t.staffId, t.createdAt),
+    check('staff_exports_format_check', sql`${t.format} IN ('zip', 'combined')`),
   ],
 );

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { SERVICE_MESSAGES } from '@admissions/api-contract';
+import { SERVICE_MESSAGES, STAFF_ROUTES } from '@admissions/api-contract';
 import { AppError } from '../lib/app-error';
 
 export const SERVICE_PREFIX = '/service/';
@@ -19,8 +19,13 @@ export function registerReadOnlyGuard(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
     const { method, url } = request;
     const onServiceRoute = url.startsWith(SERVICE_PREFIX) || url === '/service';
+    // The one write on /service/: minting a token with an API key (it changes no applicant data).
+    const mintsToken =
+      method === 'POST' &&
+      url.split('?')[0] === STAFF_ROUTES.serviceTokens &&
+      !carriesServiceToken(url);
     const refused = onServiceRoute
-      ? method !== 'GET'
+      ? method !== 'GET' && !mintsToken
       : method !== 'GET' && method !== 'HEAD' && carriesServiceToken(url);
     if (refused) throw new AppError(403, 'SERVICE_READ_ONLY', SERVICE_MESSAGES.readOnly);
   });

@@ -14,6 +14,8 @@ export interface ServiceAuditEntry {
   shown: { answers: string[]; documents: string[] };
   ip: string | null;
   at: Date;
+  /** The staff member who read, when the read came from the staff area. */
+  staff?: { id: string; email: string };
 }
 
 export async function recordServiceRead(db: Db, entry: ServiceAuditEntry): Promise<void> {
@@ -24,6 +26,8 @@ export async function recordServiceRead(db: Db, entry: ServiceAuditEntry): Promi
     shown: entry.shown,
     ip: entry.ip,
     createdAt: entry.at,
+    staffId: entry.staff?.id ?? null,
+    staffEmail: entry.staff?.email ?? null,
   });
 }
 

@@ -1,0 +1,253 @@
+// The staff area (issue #18): sign-in, the applications list, one application, and the campus
+// systems' API (POST /service/tokens, GET /service/applications).
+import { Type, type Static } from '@sinclair/typebox';
+import { CONVERSION_STATUSES } from './documents';
+import { ServicePrintResponse } from './service';
+import { WEB_STATUSES } from './profile';
+
+export const STAFF_ROUTES = {
+  /** The SPA's staff area (pages come from apps/web). */
+  home: '/staff',
+  setupPage: '/staff/setup',
+  oidcStart: '/staff/auth/oidc/start',
+  oidcCallback: '/staff/auth/oidc/callback',
+  login: '/staff/auth/login',
+  totp: '/staff/auth/totp',
+  setup: '/staff/auth/setup',
+  logout: '/staff/auth/logout',
+  me: '/staff/api/me',
+  applications: '/staff/api/applications',
+  application: '/staff/api/applications/:id',
+  applicationPdf: '/staff/api/applications/:id/pdf',
+  /** Campus systems, with `Authorization: Bearer <API key>`. */
+  serviceTokens: '/service/tokens',
+  serviceApplications: '/service/applications',
+} as const;
+
+export const STAFF_ROLES = ['reader', 'exporter'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+export const STAFF_MESSAGES = {
+  sessionInvalid: 'Your staff session has ended. Please sign in again.',
+  loginFailed: 'Incorrect email address or password.',
+  codeRejected: 'That code is not correct. Please enter the current 6-digit code from your app.',
+  setupRejected: 'This set-up link is invalid or has expired. Please ask for a new one.',
+  setupDone: 'Your password is set. Please sign in.',
+  forbidden: 'Your staff role does not allow this.',
+  notFound: 'No application has this id.',
+  oidcNotConfigured: 'Sign-in through the identity provider is not configured.',
+  oidcFailed: 'Sign-in through the identity provider failed. Please try again.',
+  oidcRefused: 'Your account is not allowed into the staff area.',
+  apiKeyInvalid: 'The API key is missing, invalid or revoked.',
+  apiKeyScope: 'This API key does not allow this.',
+} as const;
+
+const Uuid = Type.String({
+  pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
+});
+const Email = Type.String({ minLength: 1, maxLength: 320 });
+
+export const StaffLoginBody = Type.Object(
+  { email: Email, password: Type.String({ minLength: 1, maxLength: 1024 }) },
+  { additionalProperties: false },
+);
+export type StaffLoginBody = Static<typeof StaffLoginBody>;
+
+/**
+ * After the password: the second factor. `enrol` carries the TOTP secret to show (first sign-in);
+ * the sign-in completes with POST /staff/auth/totp.
+ */
+export const StaffLoginResponse = Type.Object(
+  {
+    next: Type.Union([Type.Literal('totp'), Type.Literal('totp-enrol')]),
+    enrol: Type.Optional(
+      Type.Object(
+        { otpauth_uri: Type.String(), secret: Type.String() },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type StaffLoginResponse = Static<typeof StaffLoginResponse>;
+
+export const StaffTotpBody = Type.Object(
+  { code: Type.String({ minLength: 1, maxLength: 16 }) },
+  { additionalProperties: false },
+);
+export type StaffTotpBody = Static<typeof StaffTotpBody>;
+
+export const StaffSetupBody = Type.Object(
+  {
+    token: Type.String({ minLength: 1, maxLength: 200 }),
+    password: Type.String({ maxLength: 1024 }),
+    confirm_password: Type.String({ maxLength: 1024 }),
+  },
+  { additionalProperties: false },
+);
+export type StaffSetupBody = Static<typeof StaffSetupBody>;
+
+export const StaffMeResponse = Type.Object(
+  {
+    email: Type.String(),
+    role: Type.Union(STAFF_ROLES.map((r) => Type.Literal(r))),
+  },
+  { additionalProperties: false },
+);
+export type StaffMeResponse = Static<typeof StaffMeResponse>;
+
+export const STAFF_SORTS = [
+  'submitted_desc',
+  'submitted_asc',
+  'name_asc',
+  'name_desc',
+  'updated_desc',
+] as const;
+export type StaffSort = (typeof STAFF_SORTS)[number];
+export const STAFF_PAGE_SIZE_MAX = 100;
+
+const IsoDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD (UTC)' });
+
+export const StaffListQuery = Type.Object(
+  {
+    q: Type.Optional(Type.String({ maxLength: 200 })),
+    status: Type.Optional(Type.Union(WEB_STATUSES.map((s) => Type.Literal(s)))),
+    /** Submitted on or after / on or before (UTC days). */
+    from: Type.Optional(IsoDate),
+    to: Type.Optional(IsoDate),
+    sort: Type.Optional(Type.Union(STAFF_SORTS.map((s) => Type.Literal(s)))),
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+    page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: STAFF_PAGE_SIZE_MAX })),
+  },
+  { additionalProperties: false },
+);
+export type StaffListQuery = Static<typeof StaffListQuery>;
+
+export const StaffListRow = Type.Object(
+  {
+    id: Type.String(),
+    status: Type.Union(WEB_STATUSES.map((s) => Type.Literal(s))),
+    submitted_at: Type.Union([Type.String(), Type.Null()]),
+    name: Type.String(),
+    email: Type.String(),
+    entry_term: Type.String(),
+    major: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type StaffListRow = Static<typeof StaffListRow>;
+
+export const StaffListResponse = Type.Object(
+  {
+    rows: Type.Array(StaffListRow),
+    /** Rows matching every filter. */
+    total: Type.Integer(),
+    page: Type.Integer(),
+    page_size: Type.Integer(),
+    /** Per status, matching every filter but the status one (the tabs above the list). */
+    counts: Type.Object(
+      { started: Type.Integer(), validating: Type.Integer(), submitted: Type.Integer() },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type StaffListResponse = Static<typeof StaffListResponse>;
+
+export const StaffApplicationParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+
+export const StaffDocument = Type.Object(
+  {
+    answer_key: Type.String(),
+    file_name: Type.String(),
+    status: Type.Union(CONVERSION_STATUSES.map((s) => Type.Literal(s))),
+    message: Type.String(),
+  },
+  { additionalProperties: false },
+);
+
+export const StaffApplicationResponse = Type.Object(
+  {
+    print: ServicePrintResponse,
+    documents: Type.Array(StaffDocument),
+    /** GET this (same staff session) for the staff PDF. */
+    pdf_url: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type StaffApplicationResponse = Static<typeof StaffApplicationResponse>;
+
+export const ServiceTokenBody = Type.Object(
+  {
+    application_id: Uuid,
+    ttl_seconds: Type.Optional(Type.Integer({ minimum: 60, maximum: 86_400 })),
+  },
+  { additionalProperties: false },
+);
+export type ServiceTokenBody = Static<typeof ServiceTokenBody>;
+
+export const ServiceTokenResponse = Type.Object(
+  {
+    token: Type.String(),
+    /** The print view link with the token. */
+    url: Type.String(),
+    expires_at: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type ServiceTokenResponse = Static<typeof ServiceTokenResponse>;
+
+export const STAFF_EXPORT_ROUTES = {
+  exports: '/staff/api/exports',
+  export: '/staff/api/exports/:id',
+  exportDownload: '/staff/api/exports/:id/download',
+} as const;
+
+export const STAFF_EXPORT_MESSAGES = {
+  busy: 'An export of yours is still running. Please wait for it to finish.',
+  notFound: 'No export of yours has this id.',
+  notReady: 'This export has not finished.',
+} as const;
+
+export const StaffExportBody = Type.Object(
+  {
+    /** The list's filters (status, dates, search). */
+    filters: Type.Object(
+      {
+        q: Type.Optional(Type.String({ maxLength: 200 })),
+        status: Type.Optional(Type.Union(WEB_STATUSES.map((s) => Type.Literal(s)))),
+        from: Type.Optional(IsoDate),
+        to: Type.Optional(IsoDate),
+      },
+      { additionalProperties: false },
+    ),
+    /** Render everything again, not only what changed since this exporter's last export. */
+    force: Type.Optional(Type.Boolean()),
+    format: Type.Union([Type.Literal('zip'), Type.Literal('combined')]),
+  },
+  { additionalProperties: false },
+);
+export type StaffExportBody = Static<typeof StaffExportBody>;
+
+export const StaffExportResponse = Type.Object(
+  {
+    id: Type.String(),
+    status: Type.Union([
+      Type.Literal('running'),
+      Type.Literal('completed'),
+      Type.Literal('failed'),
+    ]),
+    format: Type.Union([Type.Literal('zip'), Type.Literal('combined')]),
+    selected: Type.Integer(),
+    /** Applications finished so far (rendered, unchanged or failed). */
+    done: Type.Integer(),
+    rendered: Type.Integer(),
+    unchanged: Type.Integer(),
+    failed: Type.Integer(),
+    message: Type.String(),
+    /** When completed: GET it (same staff session) for the zip or the combined PDF; else ''. */
+    download_url: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type StaffExportResponse = Static<typeof StaffExportResponse>;

@@ -1,0 +1,159 @@
+// Exports from the staff area (issue #18) on both drivers: the exporter role only, the existing
+// pg-boss export job run by the in-process worker, progress, the zip and the combined PDF, and
+// incremental per exporter (a second export renders nothing that did not change).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { unzipSync } from 'fflate';
+import { authenticator } from 'otplib';
+import type { StaffExportResponse } from '@admissions/api-contract';
+import { users } from '../src/db/schema';
+import { createStaffAccounts } from '../src/staff/staff-accounts';
+import {
+  availableDrivers,
+  cookiesOf,
+  createTestRuntime,
+  registerApplicant,
+  type TestRuntime,
+} from './support/test-runtime';
+
+const STAFF_PASSWORD = 'Quartz-Meadow-Harbor-73';
+
+describe.each(availableDrivers())('staff exports (%s)', (driver) => {
+  let t: TestRuntime;
+  let exporter: Record<string, string>;
+  let reader: Record<string, string>;
+  let zoeId: string;
+
+  async function signIn(email: string, role: 'reader' | 'exporter') {
+    const accounts = createStaffAccounts({
+      db: t.runtime.database.db,
+      clock: t.clock,
+      encryptionKey: t.runtime.secrets.encryptionKey,
+    });
+    const { setupToken } = await accounts.add({ email, role });
+    const post = (url: string, body: unknown, cookies?: Record<string, string>) =>
+      t.request({ method: 'POST', url, body, cookies });
+    await post('/staff/auth/setup', {
+      token: setupToken,
+      password: STAFF_PASSWORD,
+      confirm_password: STAFF_PASSWORD,
+    });
+    const login = await post('/staff/auth/login', { email, password: STAFF_PASSWORD });
+    const { secret } = login.json<{ enrol: { secret: string } }>().enrol;
+    const code = authenticator.clone({ epoch: t.clock.now().getTime() }).generate(secret);
+    const totp = await post('/staff/auth/totp', { code }, cookiesOf(login));
+    expect(totp.statusCode, totp.body).toBe(200);
+    return cookiesOf(totp);
+  }
+
+  async function waitFor(id: string, jar: Record<string, string>): Promise<StaffExportResponse> {
+    for (let i = 0; i < 600; i++) {
+      const answer = await t.request({
+        method: 'GET',
+        url: `/staff/api/exports/${id}`,
+        cookies: jar,
+      });
+      const body = answer.json<StaffExportResponse>();
+      if (body.status !== 'running') return body;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('export did not finish');
+  }
+
+  beforeAll(async () => {
+    t = await createTestRuntime(driver);
+    for (const [email, answers] of [
+      ['zoe@example.org', { first_name: 'Zoë', last_name: 'Østergaard' }],
+      ['ada@example.org', { first_name: 'Ada', last_name: 'Lovelace' }],
+    ] as const) {
+      const jar = await registerApplicant(t, email);
+      await t.request({ method: 'PUT', url: '/api/answer', body: answers, cookies: jar });
+    }
+    const [zoe] = await t.runtime.database.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.email, 'zoe@example.org'));
+    zoeId = zoe!.id;
+    await t.runtime.database.db.execute(
+      sql`UPDATE applications SET submitted_at = '2026-11-20T10:00:00Z', web_status = '{started,validating,submitted}' WHERE user_id = ${zoeId}`,
+    );
+    exporter = await signIn('exporter@staff.example.edu', 'exporter');
+    reader = await signIn('reader@staff.example.edu', 'reader');
+  }, 90_000);
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('refuses readers: 403 on starting an export', async () => {
+    const refused = await t.request({
+      method: 'POST',
+      url: '/staff/api/exports',
+      cookies: reader,
+      body: { filters: { status: 'submitted' }, format: 'zip' },
+    });
+    expect(refused.statusCode).toBe(403);
+  });
+
+  it('exports the submitted applications as a zip through the job, then only what changed', async () => {
+    const started = await t.request({
+      method: 'POST',
+      url: '/staff/api/exports',
+      cookies: exporter,
+      body: { filters: { status: 'submitted' }, format: 'zip' },
+    });
+    expect(started.statusCode, started.body).toBe(202);
+    const first = started.json<StaffExportResponse>();
+    expect(first).toMatchObject({ status: 'running', selected: 1, download_url: '' });
+    // Another exporter (or a reader) does not see it.
+    expect(
+      (await t.request({ method: 'GET', url: `/staff/api/exports/${first.id}`, cookies: reader }))
+        .statusCode,
+    ).toBe(403);
+
+    const done = await waitFor(first.id, exporter);
+    expect(done, done.message).toMatchObject({
+      status: 'completed',
+      selected: 1,
+      done: 1,
+      rendered: 1,
+      failed: 0,
+    });
+    const zip = await t.request({ method: 'GET', url: done.download_url, cookies: exporter });
+    expect(zip.statusCode).toBe(200);
+    expect(zip.headers['content-type']).toBe('application/zip');
+    const files = unzipSync(new Uint8Array(zip.rawPayload));
+    const pdfs = Object.keys(files).filter((name) => name.endsWith('.pdf'));
+    expect(pdfs).toHaveLength(1);
+    expect(pdfs[0]).toContain(zoeId);
+    expect(Buffer.from(files[pdfs[0]!]!).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(Buffer.from(files['index.csv']!).toString()).toContain(zoeId);
+    expect(Object.keys(files)).toContain('index.json');
+
+    // Incremental for this exporter: nothing changed, nothing rendered; the combined PDF still has it.
+    const again = await t.request({
+      method: 'POST',
+      url: '/staff/api/exports',
+      cookies: exporter,
+      body: { filters: { status: 'submitted' }, format: 'combined' },
+    });
+    const second = await waitFor(again.json<StaffExportResponse>().id, exporter);
+    expect(second).toMatchObject({ status: 'completed', rendered: 0, unchanged: 1 });
+    const combined = await t.request({
+      method: 'GET',
+      url: second.download_url,
+      cookies: exporter,
+    });
+    expect(combined.headers['content-type']).toBe('application/pdf');
+    expect(combined.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+
+    // Forced: rendered again.
+    const forced = await t.request({
+      method: 'POST',
+      url: '/staff/api/exports',
+      cookies: exporter,
+      body: { filters: { status: 'submitted' }, format: 'zip', force: true },
+    });
+    expect((await waitFor(forced.json<StaffExportResponse>().id, exporter)).rendered).toBe(1);
+  }, 120_000);
+});
