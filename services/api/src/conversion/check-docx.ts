@@ -32,6 +32,13 @@ export const DOCX_LIMITS = {
 const DOCX_MAIN =
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml';
 const W_NS = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+// Strict OOXML (ISO 29500 Strict) names the same vocabulary differently; LibreOffice imports both,
+// so both are checked as one.
+const W_STRICT_NS = 'http://purl.oclc.org/ooxml/wordprocessingml/main';
+const R_NAMESPACES = new Set([
+  'http://schemas.openxmlformats.org/officeDocument/2006/relationships',
+  'http://purl.oclc.org/ooxml/officeDocument/relationships',
+]);
 const VML_OFFICE_NS = 'urn:schemas-microsoft-com:office:office';
 const PKG_RELS_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
 const CT_NS = 'http://schemas.openxmlformats.org/package/2006/content-types';
@@ -58,6 +65,23 @@ const FORBIDDEN_RELATIONSHIP = new Set(
     'activeXControlBinary',
     'activeXControl',
     'package',
+  ].map((t) => t.toLowerCase()),
+);
+// Relationship types whose target LibreOffice reads as something other than XML. A target of any
+// other type is parsed (and checked) as XML whatever its name: the main document or a header may
+// be a part called word/x.dat.
+const BINARY_RELATIONSHIP = new Set(
+  [
+    'image',
+    'font',
+    'printerSettings',
+    'thumbnail',
+    'package',
+    'oleObject',
+    'video',
+    'audio',
+    'media',
+    'hdphoto',
   ].map((t) => t.toLowerCase()),
 );
 // Dropped from the package LibreOffice gets, with the parts they name.
@@ -105,6 +129,11 @@ interface Relationship {
   external: boolean;
 }
 
+/** The last segment of the type, lower-cased: transitional and strict types end alike. */
+function relationshipType(rel: Relationship): string {
+  return rel.type.slice(rel.type.lastIndexOf('/') + 1).toLowerCase();
+}
+
 /** The directory of a part (for resolving relationship targets). */
 function sourceDir(relsName: string): string {
   // word/_rels/document.xml.rels → word/ ; _rels/.rels → ''
@@ -150,6 +179,8 @@ interface Counters {
 
 interface ParsedPart {
   relationships?: Relationship[];
+  /** Relationship ids this part uses for something other than a hyperlink (an image, a frame…). */
+  contentReferences: string[];
   contentTypes?: string[];
   /** [start, end) ranges of the text to cut out (comment anchors). */
   cuts: [number, number][];
@@ -160,7 +191,7 @@ function parseXmlPart(name: string, text: string, counters: Counters): ParsedPar
   const limits = DOCX_STRUCTURE_LIMITS;
   const parser = new SaxesParser({ xmlns: true, position: true });
   const isRels = name.endsWith('.rels');
-  const result: ParsedPart = { cuts: [] };
+  const result: ParsedPart = { cuts: [], contentReferences: [] };
   const relationships: Relationship[] = [];
   const contentTypes: string[] = [];
   let depth = 0;
@@ -172,7 +203,8 @@ function parseXmlPart(name: string, text: string, counters: Counters): ParsedPar
   let openAnchorStart: number | undefined;
 
   const checkInstruction = (instruction: string) => {
-    const keyword = instruction.trim().split(/\s+/)[0]?.toUpperCase() ?? '';
+    // LibreOffice unquotes the field's first token too: "INCLUDEPICTURE" is the same field.
+    const keyword = (instruction.trim().split(/\s+/)[0] ?? '').replace(/"/g, '').toUpperCase();
     if (FORBIDDEN_FIELD.test(keyword)) reject('UNSAFE_CONTENT', `${keyword} field in ${name}`);
   };
 
@@ -200,7 +232,17 @@ function parseXmlPart(name: string, text: string, counters: Counters): ParsedPar
     if (tag.uri === VML_OFFICE_NS && tag.local === 'OLEObject') {
       reject('UNSAFE_CONTENT', `OLE object in ${name}`);
     }
-    if (tag.uri !== W_NS) return;
+    // LibreOffice looks a relationship up by id whatever its type, so an external hyperlink
+    // named by an image (a:blip r:link, v:imagedata r:id) would be fetched as that image.
+    const isHyperlink = tag.local === 'hyperlink' || tag.local.startsWith('hlink');
+    if (!isHyperlink) {
+      for (const a of Object.values(tag.attributes)) {
+        if (R_NAMESPACES.has(a.uri) || (a.uri === VML_OFFICE_NS && a.local === 'relid')) {
+          result.contentReferences.push(a.value.trim());
+        }
+      }
+    }
+    if (tag.uri !== W_NS && tag.uri !== W_STRICT_NS) return;
     if (FORBIDDEN_W_ELEMENT.has(tag.local)) reject('UNSAFE_CONTENT', `w:${tag.local} in ${name}`);
     switch (tag.local) {
       case 'tbl':
@@ -213,7 +255,7 @@ function parseXmlPart(name: string, text: string, counters: Counters): ParsedPar
         }
         break;
       case 'fldChar': {
-        const type = attr(W_NS, 'fldCharType');
+        const type = attr(tag.uri, 'fldCharType');
         // The instruction is complete once the result (separate) or the end begins; after a
         // separate the field stays open (marked done) until its end.
         if (type === 'begin') fields.push('');
@@ -229,7 +271,7 @@ function parseXmlPart(name: string, text: string, counters: Counters): ParsedPar
         instrText = '';
         break;
       case 'fldSimple':
-        checkInstruction(attr(W_NS, 'instr') ?? '');
+        checkInstruction(attr(tag.uri, 'instr') ?? '');
         break;
       default:
         if (COMMENT_ANCHOR.has(tag.local)) {
@@ -240,12 +282,15 @@ function parseXmlPart(name: string, text: string, counters: Counters): ParsedPar
         }
     }
   });
-  parser.on('text', (chunk) => {
+  const readText = (chunk: string) => {
     if (instrText !== undefined) instrText += chunk;
-  });
+  };
+  parser.on('text', readText);
+  // LibreOffice's parser hands a CDATA section over as ordinary text.
+  parser.on('cdata', readText);
   parser.on('closetag', (tag: SaxesTagNS) => {
     depth--;
-    if (tag.uri !== W_NS) return;
+    if (tag.uri !== W_NS && tag.uri !== W_STRICT_NS) return;
     if (tag.local === 'tbl') tableDepth--;
     else if (
       (tag.local === 'instrText' || tag.local === 'delInstrText') &&
@@ -269,11 +314,22 @@ function parseXmlPart(name: string, text: string, counters: Counters): ParsedPar
   return result;
 }
 
+// Encodings in which markup is spelled in the same bytes as in UTF-8 (or UTF-16, read by its
+// byte-order mark). LibreOffice honours any declared encoding it knows, UTF-7 included, in which
+// `+ADw-` is a `<` this check would read as text.
+const SAFE_ENCODING = /^(utf-?8|utf-?16|us-ascii|ascii|iso-8859-1|latin1|windows-1252)$/i;
+
 /** UTF-8 unless a byte-order mark says UTF-16 (both are allowed in OOXML parts). */
-function decodeXml(data: Uint8Array): string {
-  if (data[0] === 0xff && data[1] === 0xfe) return new TextDecoder('utf-16le').decode(data);
-  if (data[0] === 0xfe && data[1] === 0xff) return new TextDecoder('utf-16be').decode(data);
-  return new TextDecoder('utf-8').decode(data);
+function decodeXml(name: string, data: Uint8Array): string {
+  let text: string;
+  if (data[0] === 0xff && data[1] === 0xfe) text = new TextDecoder('utf-16le').decode(data);
+  else if (data[0] === 0xfe && data[1] === 0xff) text = new TextDecoder('utf-16be').decode(data);
+  else text = new TextDecoder('utf-8').decode(data);
+  const declared = /^\uFEFF?<\?xml[^>]*?\sencoding\s*=\s*["']([^"']*)["']/.exec(text)?.[1];
+  if (declared !== undefined && !SAFE_ENCODING.test(declared.trim())) {
+    reject('UNREADABLE', `${name} declares encoding ${declared.slice(0, 40)}`);
+  }
+  return text;
 }
 
 /** Text re-encoded as UTF-8, so its declaration must not claim another encoding. */
@@ -352,12 +408,38 @@ export function checkDocx(bytes: Uint8Array): Uint8Array {
 
   const counters: Counters = { tables: 0, paragraphs: 0, xmlBytes: 0 };
   const parsed = new Map<string, { text: string; part: ParsedPart }>();
-  for (const [name, data] of files) {
-    if (!/\.(xml|rels)$/i.test(name)) continue;
+  const parse = (name: string, data: Uint8Array) => {
     counters.xmlBytes += data.length;
     if (counters.xmlBytes > DOCX_STRUCTURE_LIMITS.maxXmlBytes) reject('TOO_COMPLEX', 'XML size');
-    const text = decodeXml(data);
+    const text = decodeXml(name, data);
     parsed.set(name, { text, part: parseXmlPart(name, text, counters) });
+  };
+  for (const [name, data] of files) {
+    if (/\.(xml|rels)$/i.test(name)) parse(name, data);
+  }
+  // Every relationship part is parsed by now; what they name as XML is XML, whatever its name.
+  for (const [name, { part }] of [...parsed]) {
+    for (const rel of part.relationships ?? []) {
+      const type = relationshipType(rel);
+      if (rel.external || BINARY_RELATIONSHIP.has(type)) continue;
+      const target = resolveTarget(sourceDir(name), rel.target);
+      const data = files.get(target);
+      if (data && !parsed.has(target)) parse(target, data);
+    }
+  }
+  for (const [name, { part }] of parsed) {
+    if (part.contentReferences.length === 0) continue;
+    const slash = name.lastIndexOf('/') + 1;
+    const rels = parsed.get(`${name.slice(0, slash)}_rels/${name.slice(slash)}.rels`);
+    // The external relationships kept below are hyperlinks (the others are refused or dropped).
+    const external = new Set(
+      (rels?.part.relationships ?? [])
+        .filter((r) => r.external && relationshipType(r) === 'hyperlink')
+        .map((r) => r.id.trim()),
+    );
+    const used = part.contentReferences.find((id) => external.has(id));
+    if (used !== undefined)
+      reject('UNSAFE_CONTENT', `external relationship ${used} used in ${name}`);
   }
 
   const contentTypes = parsed.get('[Content_Types].xml')?.part.contentTypes ?? [];
@@ -374,7 +456,7 @@ export function checkDocx(bytes: Uint8Array): Uint8Array {
     const dir = sourceDir(name);
     const kept: Relationship[] = [];
     for (const rel of part.relationships) {
-      const type = rel.type.slice(rel.type.lastIndexOf('/') + 1).toLowerCase();
+      const type = relationshipType(rel);
       if (type === 'attachedtemplate') continue; // never fetched: LibreOffice never sees it
       if (type === 'hyperlink') {
         kept.push(rel);
