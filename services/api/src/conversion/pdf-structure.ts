@@ -7,6 +7,7 @@ import {
   PDFNumber,
   PDFPageLeaf,
   PDFPageTree,
+  PDFRawStream,
   PDFRef,
   PDFStream,
   type PDFContext,
@@ -14,11 +15,17 @@ import {
   type PDFObject,
 } from 'pdf-lib';
 import { DocumentRejectedError } from './conversion-errors';
+import { readImageDimensions } from './image-dimensions';
 import { DOCUMENT_LIMITS } from './limits';
 
 /** XObjects, patterns and soft masks looked at per document before we give up. */
 const MAX_RESOURCE_OBJECTS = 10_000;
 const LETTER = [0, 0, 612, 792];
+/**
+ * Content streams one page's /Contents may list. Real writers use one or a few; a page listing one
+ * stream 100,000 times is drawn 100,000 times by every viewer.
+ */
+const MAX_CONTENT_STREAMS = 1000;
 
 /**
  * Walks the page tree the way pdf-lib does (/Pages nodes and /Page leaves), visiting at most
@@ -80,8 +87,25 @@ export function checkPageContents(doc: PDFDocument) {
     if (sides.some((side) => side > DOCUMENT_LIMITS.maxPageSidePoints)) {
       throw new DocumentRejectedError('IMAGE_TOO_LARGE', `page ${sides.join('×')} pt`);
     }
+    checkContentList(context, leaf.get(PDFName.of('Contents')));
     const resources = context.lookup(leaf.getInheritableAttribute(PDFName.of('Resources')));
     checkResources(context, resources, seen);
+  }
+}
+
+function checkContentList(context: PDFContext, contents: PDFObject | undefined) {
+  const list = contents instanceof PDFRef ? context.lookup(contents) : contents;
+  if (!(list instanceof PDFArray)) return;
+  if (list.size() > MAX_CONTENT_STREAMS) {
+    throw new DocumentRejectedError('TOO_COMPLEX', `${list.size()} content streams on a page`);
+  }
+  const seen = new Set<PDFObject>();
+  for (const item of list.asArray()) {
+    const stream = item instanceof PDFRef ? context.lookup(item) : item;
+    if (stream && seen.has(stream)) {
+      throw new DocumentRejectedError('TOO_COMPLEX', 'a content stream drawn twice on a page');
+    }
+    if (stream) seen.add(stream);
   }
 }
 
@@ -107,24 +131,61 @@ function checkResources(
         if (!object || seen.has(object)) continue;
         seen.add(object);
         const subtype = object.get(PDFName.of('Subtype'));
-        if (subtype === PDFName.of('Image')) checkImage(context, object, seen);
+        if (subtype === PDFName.of('Image')) {
+          checkImage(context, object, seen, rawData(context, value));
+        }
         pending.push(object.get(PDFName.of('Resources')));
       }
     }
   }
 }
 
-function checkImage(context: PDFContext, image: PDFDict, seen: Set<PDFObject>) {
+function checkImage(context: PDFContext, image: PDFDict, seen: Set<PDFObject>, data?: Uint8Array) {
   const width = numberOf(context, image.get(PDFName.of('Width'))) ?? 0;
   const height = numberOf(context, image.get(PDFName.of('Height'))) ?? 0;
+  // A JPEG or JPEG 2000 image is decoded at the size its own header gives, whatever /Width and
+  // /Height say (a 10×10 dictionary over a 60000×60000 JPEG).
+  const coded = data ? readImageDimensions(data) : undefined;
+  if (coded && coded[0] * coded[1] > DOCUMENT_LIMITS.maxImagePixels) {
+    throw new DocumentRejectedError('IMAGE_TOO_LARGE', `coded image ${coded.join('×')}`);
+  }
   if (width * height > DOCUMENT_LIMITS.maxImagePixels) {
     throw new DocumentRejectedError('IMAGE_TOO_LARGE', `image ${width}×${height}`);
   }
   // A soft mask is an image of its own, decoded alongside.
-  const mask = asDict(context, image.get(PDFName.of('SMask')));
+  const maskObject = image.get(PDFName.of('SMask'));
+  const mask = asDict(context, maskObject);
   if (mask && !seen.has(mask)) {
     seen.add(mask);
-    checkImage(context, mask, seen);
+    checkImage(context, mask, seen, rawData(context, maskObject));
+  }
+}
+
+function rawData(context: PDFContext, object: PDFObject | undefined): Uint8Array | undefined {
+  const resolved = object instanceof PDFRef ? context.lookup(object) : object;
+  return resolved instanceof PDFRawStream ? resolved.contents : undefined;
+}
+
+/**
+ * Inline images (BI <dictionary> ID <data> EI) in decoded content: their size is in the operator,
+ * not in any object, and viewers decode them at that size. The scan is over the whole decoded file
+ * (content streams, forms, glyph procedures); a string spelling "BI /W … ID" can only refuse more.
+ */
+export function checkInlineImages(decoded: Uint8Array) {
+  const text = Buffer.from(decoded.buffer, decoded.byteOffset, decoded.byteLength).toString(
+    'latin1',
+  );
+  const inline = /(?:^|[\s\]>)}])BI\s([\s\S]{0,4000}?)\sID\s/g;
+  for (let match = inline.exec(text); match; match = inline.exec(text)) {
+    const entry = (short: string, long: string) => {
+      const found = new RegExp(`/(?:${short}|${long})\\s*([-+0-9.]+)`).exec(match![1]!);
+      return found ? Math.abs(Number.parseFloat(found[1]!)) || 0 : 0;
+    };
+    const width = entry('W', 'Width');
+    const height = entry('H', 'Height');
+    if (width * height > DOCUMENT_LIMITS.maxImagePixels) {
+      throw new DocumentRejectedError('IMAGE_TOO_LARGE', `inline image ${width}×${height}`);
+    }
   }
 }
 

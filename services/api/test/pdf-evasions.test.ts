@@ -1,0 +1,168 @@
+// Red-team cases for the uploaded-PDF pipeline: costs and active content by routes the first
+// version of the checks did not walk. Each PDF is written in a few lines of PDF syntax and judged
+// by the applicant's message or by the bytes that would be stored.
+import { deflateSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { DOCUMENT_MESSAGES } from '@admissions/api-contract';
+import { convertPdf } from '../src/conversion/convert-pdf';
+import { DocumentRejectedError } from '../src/conversion/conversion-errors';
+import { DOCUMENT_LIMITS } from '../src/conversion/limits';
+import { stream, writePdf, type PdfObject } from './support/pdf-builder';
+import { pdfText } from './support/pdf-inspect';
+
+const FONT = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
+const TEXT = 'BT /F1 12 Tf 72 700 Td (Visible statement text) Tj ET';
+const CATALOG = '<< /Type /Catalog /Pages 2 0 R >>';
+const PAGES = '<< /Type /Pages /Kids [3 0 R] /Count 1 >>';
+/** Object 3: the one page, with `extra` in its dictionary and resources; 4 is its content, 5 the font. */
+const page = (opts: { resources?: string; extra?: string; contents?: string } = {}) =>
+  `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> ${opts.resources ?? ''} >> /Contents ${opts.contents ?? '4 0 R'} ${opts.extra ?? ''} >>`;
+const onePage = (
+  content: string,
+  more: { resources?: string; extra?: string } = {},
+  rest: PdfObject[] = [],
+) => writePdf([CATALOG, PAGES, page(more), stream('', content), FONT, ...rest]);
+
+async function rejection(bytes: Uint8Array): Promise<DocumentRejectedError> {
+  try {
+    await convertPdf(bytes);
+  } catch (error) {
+    if (error instanceof DocumentRejectedError) return error;
+    throw error;
+  }
+  throw new Error('expected the PDF to be refused');
+}
+
+const overBudget = DOCUMENT_LIMITS.maxPdfInflatedBytes + 16 * 1024 * 1024;
+
+describe('the PDF checks are not evaded', () => {
+  it('by a Flate bomb wrapped in ASCIIHex, or by RunLength', async () => {
+    const bomb = deflateSync(Buffer.alloc(overBudget), { level: 9 });
+    const hex = writePdf([
+      CATALOG,
+      PAGES,
+      page(),
+      stream('/Filter [/ASCIIHexDecode /FlateDecode]', `${bomb.toString('hex')}>`),
+      FONT,
+    ]);
+    expect((await rejection(hex)).userMessage).toBe(DOCUMENT_MESSAGES.tooComplex);
+    // Each two-byte run (length byte 129, value 0) decodes to 128 zero bytes.
+    const runs = Buffer.alloc(Math.ceil(overBudget / 128) * 2);
+    for (let i = 0; i < runs.length; i += 2) runs[i] = 129;
+    const runLength = writePdf([
+      CATALOG,
+      PAGES,
+      page(),
+      stream('/Filter /RunLengthDecode', Buffer.concat([runs, Buffer.from([128])])),
+      FONT,
+    ]);
+    expect((await rejection(runLength)).userMessage).toBe(DOCUMENT_MESSAGES.tooComplex);
+  });
+
+  it('by a JPEG or JPEG 2000 image whose own header is far larger than its /Width and /Height', async () => {
+    // A baseline frame header (SOF0) for a 60000×60000 grey image, then EOI.
+    const jpeg = Buffer.from([
+      0xff, 0xd8, 0xff, 0xc0, 0, 11, 8, 0xea, 0x60, 0xea, 0x60, 1, 1, 0x11, 0, 0xff, 0xd9,
+    ]);
+    // SOC, then SIZ: Lsiz 41, Rsiz 0, Xsiz = Ysiz = 60000, offsets 0, tiles, one component.
+    const siz = Buffer.alloc(4 + 41);
+    siz.writeUInt32BE(0xff4fff51, 0);
+    siz.writeUInt16BE(41, 4);
+    siz.writeUInt32BE(60000, 8);
+    siz.writeUInt32BE(60000, 12);
+    siz.writeUInt32BE(60000, 24);
+    siz.writeUInt32BE(60000, 28);
+    siz.writeUInt16BE(1, 40);
+    siz[42] = 7;
+    siz[43] = 1;
+    siz[44] = 1;
+    for (const [filter, data] of [
+      ['/DCTDecode', jpeg],
+      ['/JPXDecode', siz],
+    ] as const) {
+      const pdf = onePage(
+        'q 100 0 0 100 0 0 cm /Im1 Do Q',
+        { resources: '/XObject << /Im1 6 0 R >>' },
+        [
+          stream(
+            `/Type /XObject /Subtype /Image /Width 10 /Height 10 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter ${filter}`,
+            data,
+          ),
+        ],
+      );
+      expect((await rejection(pdf)).userMessage).toBe(DOCUMENT_MESSAGES.imageTooLarge);
+    }
+  });
+
+  it('by an inline image (BI … ID … EI) of 100000×100000 pixels in a compressed content stream', async () => {
+    const inline = (side: number) =>
+      writePdf([
+        CATALOG,
+        PAGES,
+        page(),
+        stream(
+          '/Filter /FlateDecode',
+          deflateSync(
+            Buffer.concat([
+              Buffer.from(
+                `${TEXT} q 100 0 0 100 72 400 cm BI /W ${side} /H ${side} /CS /G /BPC 8 ID `,
+                'latin1',
+              ),
+              Buffer.alloc(side <= 10 ? side * side : 1000, 0x80),
+              Buffer.from(' EI Q', 'latin1'),
+            ]),
+          ),
+        ),
+        FONT,
+      ]);
+    expect((await rejection(inline(100_000))).userMessage).toBe(DOCUMENT_MESSAGES.imageTooLarge);
+    // A small inline image (logos, signatures) is ordinary.
+    expect(pdfText(await convertPdf(inline(10)))).toContain('Visible statement text');
+  });
+
+  it('by a page whose /Contents lists one stream 100,000 times', async () => {
+    const drawing = '0 0 m 600 700 l S '.repeat(500);
+    const pdf = writePdf([
+      CATALOG,
+      PAGES,
+      page({ contents: `[4 0 R ${'6 0 R '.repeat(100_000)}]` }),
+      stream('', TEXT),
+      FONT,
+      stream('', drawing),
+    ]);
+    expect((await rejection(pdf)).userMessage).toBe(DOCUMENT_MESSAGES.tooComplex);
+  });
+
+  it('refuses certificate (public-key) security as protected, not as damaged', async () => {
+    const plain = Buffer.from(onePage(TEXT)).toString('latin1');
+    const pdf = Buffer.from(
+      plain.replace(
+        '/Root 1 0 R',
+        '/Root 1 0 R /Encrypt << /Filter /Adobe.PubSec /SubFilter /adbe.pkcs7.s5 /V 4 /R 4 /Recipients [<3082>] /Length 128 >> /ID [<01><01>]',
+      ),
+      'latin1',
+    );
+    expect((await rejection(pdf)).userMessage).toBe(DOCUMENT_MESSAGES.pdfEncrypted);
+  });
+
+  it('stores no attachment or action reached through associated files, /Next chains or optional content', async () => {
+    const pdf = writePdf([
+      CATALOG,
+      PAGES,
+      page({ resources: '/XObject << /Fm 8 0 R >>', extra: '/AF [6 0 R] /AA << /O 9 0 R >>' }),
+      stream('', `${TEXT} /Fm Do`),
+      FONT,
+      '<< /Type /Filespec /F (payload.exe) /UF (payload.exe) /AFRelationship /Data /EF << /F 7 0 R >> >>',
+      stream('/Type /EmbeddedFile', 'MZ pretend executable'),
+      stream('/Type /XObject /Subtype /Form /BBox [0 0 10 10] /OC 10 0 R /AF [6 0 R]', ''),
+      '<< /S /GoTo /D [3 0 R /Fit] /Next 11 0 R >>',
+      '<< /Type /OCG /Name (layer) /Usage << /Print 9 0 R >> >>',
+      '<< /S /Launch /Win << /F (cmd.exe) /P (/c calc) >> /Next << /S /URI /URI (http://attacker.invalid/x) >> >>',
+    ]);
+    const stored = Buffer.from(await convertPdf(pdf));
+    expect(pdfText(stored)).toContain('Visible statement text');
+    for (const needle of ['MZ pretend', 'payload.exe', 'cmd.exe', 'attacker.invalid', '/Launch']) {
+      expect(stored.includes(Buffer.from(needle, 'latin1')), needle).toBe(false);
+    }
+  });
+});
