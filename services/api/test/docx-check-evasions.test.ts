@@ -1,7 +1,8 @@
 // Red-team cases for the docx check: routes to external content or to LibreOffice's time-out that
 // the first version of the check did not see. Each is built in code and must be refused with its
 // reason before LibreOffice gets the package.
-import { strToU8, zipSync } from 'fflate';
+import { strToU8, zipSync, zlibSync } from 'fflate';
+import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DOCUMENT_MESSAGES } from '@admissions/api-contract';
 import { checkDocx } from '../src/conversion/check-docx';
@@ -168,4 +169,62 @@ describe('the docx check is not evaded', () => {
     });
     expect(checkDocx(latin).length).toBeGreaterThan(0);
   });
+
+  it('by a picture that LibreOffice would decode at 20000×20000 pixels (a 1.6 KB docx held it 20 s)', () => {
+    for (const side of [20_000, 100_000]) {
+      expect(refusal(buildPictureDocx(side, side)).userMessage).toBe(
+        DOCUMENT_MESSAGES.imageTooLarge,
+      );
+    }
+    expect(checkDocx(buildPictureDocx(1000, 800)).length).toBeGreaterThan(0);
+  });
+
+  it('by 30,000 runs in one paragraph (a 4.7 KB file held LibreOffice past the time-out)', () => {
+    const paragraphs = (count: number, runs: number) =>
+      Array.from(
+        { length: count },
+        () =>
+          `<w:p>${'<w:r><w:t>ab</w:t></w:r><w:r><w:rPr><w:b/></w:rPr><w:t>cd</w:t></w:r>'.repeat(runs / 2)}</w:p>`,
+      ).join('');
+    expect(refusal(buildWordPackage({ body: paragraphs(1, 30_000) })).userMessage).toBe(
+      DOCUMENT_MESSAGES.tooComplex,
+    );
+    // The same runs spread over ordinary paragraphs convert in about 2 s.
+    expect(checkDocx(buildWordPackage({ body: paragraphs(300, 100) })).length).toBeGreaterThan(0);
+  });
 });
+
+/** A grey PNG of `width`×`height` whose data holds a few rows (the header is what is judged). */
+function buildPng(width: number, height: number): Uint8Array {
+  const chunk = (type: string, data: Uint8Array) => {
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    out.write(type, 4, 'latin1');
+    out.set(data, 8);
+    out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth; colour type 0 (grey)
+  const rows = new Uint8Array(Math.min(height, 10) * (width + 1));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlibSync(rows, { level: 9 })),
+    chunk('IEND', new Uint8Array()),
+  ]);
+}
+
+function buildPictureDocx(width: number, height: number): Uint8Array {
+  const drawing = `<w:p><w:r><w:drawing><wp:inline><wp:extent cx="914400" cy="914400"/><wp:docPr id="1" name="Picture"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:nvPicPr><pic:cNvPr id="1" name="photo.png"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip r:embed="rIdP"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill><pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="914400" cy="914400"/></a:xfrm><a:prstGeom prst="rect"/></pic:spPr></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>`;
+  return buildWordPackage({
+    namespaces:
+      'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"',
+    body: drawing,
+    documentRels: `<Relationship Id="rIdP" Type="${REL}/image" Target="media/photo.png"/>`,
+    contentTypes: '<Default Extension="png" ContentType="image/png"/>',
+    binaries: { 'word/media/photo.png': buildPng(width, height) },
+  });
+}

@@ -15,7 +15,8 @@ import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { inflateRawSync } from 'node:zlib';
 import { isCompoundFile, isEncryptedOfficePackage } from './compound-file';
 import { DocumentRejectedError } from './conversion-errors';
-import { DOCX_STRUCTURE_LIMITS } from './limits';
+import { readImageDimensions } from './image-dimensions';
+import { DOCUMENT_LIMITS, DOCX_STRUCTURE_LIMITS } from './limits';
 import { listZipEntries, readEntryData } from './zip-entries';
 
 export const DOCX_LIMITS = {
@@ -101,7 +102,7 @@ const FORBIDDEN_W_ELEMENT = new Set(['altChunk', 'object', 'control', 'subDoc'])
 const DONE = '\u0000';
 const COMMENT_ANCHOR = new Set(['commentRangeStart', 'commentRangeEnd', 'commentReference']);
 
-type Code = 'UNREADABLE' | 'UNSAFE_CONTENT' | 'TOO_COMPLEX' | 'DOCX_ENCRYPTED';
+type Code = 'UNREADABLE' | 'UNSAFE_CONTENT' | 'TOO_COMPLEX' | 'DOCX_ENCRYPTED' | 'IMAGE_TOO_LARGE';
 function reject(code: Code, detail: string): never {
   throw new DocumentRejectedError(code, detail);
 }
@@ -174,6 +175,7 @@ function serializeRelationships(relationships: Relationship[]): string {
 interface Counters {
   tables: number;
   paragraphs: number;
+  runs: number;
   xmlBytes: number;
 }
 
@@ -196,6 +198,8 @@ function parseXmlPart(name: string, text: string, counters: Counters): ParsedPar
   const contentTypes: string[] = [];
   let depth = 0;
   let tableDepth = 0;
+  // Runs of each open paragraph (a text box holds paragraphs inside a run of another).
+  const paragraphRuns: number[] = [];
   // Field instructions: one buffer per open complex field (they nest), plus the text of the
   // w:instrText element being read.
   const fields: string[] = [];
@@ -253,6 +257,16 @@ function parseXmlPart(name: string, text: string, counters: Counters): ParsedPar
         if (++counters.paragraphs > limits.maxParagraphs) {
           reject('TOO_COMPLEX', 'number of paragraphs');
         }
+        paragraphRuns.push(0);
+        break;
+      case 'r':
+        if (++counters.runs > limits.maxRuns) reject('TOO_COMPLEX', 'number of runs');
+        if (paragraphRuns.length > 0) {
+          const open = paragraphRuns.length - 1;
+          if (++paragraphRuns[open]! > limits.maxRunsPerParagraph) {
+            reject('TOO_COMPLEX', `runs in one paragraph of ${name}`);
+          }
+        }
         break;
       case 'fldChar': {
         const type = attr(tag.uri, 'fldCharType');
@@ -292,6 +306,7 @@ function parseXmlPart(name: string, text: string, counters: Counters): ParsedPar
     depth--;
     if (tag.uri !== W_NS && tag.uri !== W_STRICT_NS) return;
     if (tag.local === 'tbl') tableDepth--;
+    else if (tag.local === 'p') paragraphRuns.pop();
     else if (
       (tag.local === 'instrText' || tag.local === 'delInstrText') &&
       instrText !== undefined
@@ -400,13 +415,19 @@ export function checkDocx(bytes: Uint8Array): Uint8Array {
       reject('TOO_COMPLEX', `${name} ratio ${Math.round(inflated.length / data.length)}`);
     }
     if (files.has(name)) reject('UNREADABLE', `duplicate entry ${name}`);
+    // LibreOffice decodes every picture whole to draw it: a 1.6 KB docx holding a 20000×20000 PNG
+    // kept a process busy for the whole 20 s time-out.
+    const size = readImageDimensions(inflated);
+    if (size && size[0] * size[1] > DOCUMENT_LIMITS.maxImagePixels) {
+      reject('IMAGE_TOO_LARGE', `${name} is ${size[0]}×${size[1]}`);
+    }
     files.set(name, inflated);
   }
   if (!files.has('[Content_Types].xml') || !files.has('word/document.xml')) {
     reject('UNREADABLE', 'not a Word document');
   }
 
-  const counters: Counters = { tables: 0, paragraphs: 0, xmlBytes: 0 };
+  const counters: Counters = { tables: 0, paragraphs: 0, runs: 0, xmlBytes: 0 };
   const parsed = new Map<string, { text: string; part: ParsedPart }>();
   const parse = (name: string, data: Uint8Array) => {
     counters.xmlBytes += data.length;
