@@ -133,6 +133,31 @@ describe('the PDF checks are not evaded', () => {
     expect((await rejection(pdf)).userMessage).toBe(DOCUMENT_MESSAGES.tooComplex);
   });
 
+  it('by nine form XObjects each drawing the next ten times (10^8 draws from 2.5 KB)', async () => {
+    const laughs = (fanOut: number) => {
+      const objects: PdfObject[] = [
+        CATALOG,
+        PAGES,
+        page({ resources: '/XObject << /X0 6 0 R >>' }),
+        stream('', `${TEXT} /X0 Do`),
+        FONT,
+      ];
+      for (let level = 0; level < 9; level++) {
+        const last = level === 8;
+        objects.push(
+          stream(
+            `/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /X ${7 + level} 0 R >> >>`,
+            last ? '0 0 m 612 792 l S' : '/X Do '.repeat(fanOut),
+          ),
+        );
+      }
+      return writePdf(objects);
+    };
+    expect((await rejection(laughs(10))).userMessage).toBe(DOCUMENT_MESSAGES.tooComplex);
+    // The same nesting drawn once at each level is an ordinary document.
+    expect(pdfText(await convertPdf(laughs(1)))).toContain('Visible statement text');
+  });
+
   it('refuses certificate (public-key) security as protected, not as damaged', async () => {
     const plain = Buffer.from(onePage(TEXT)).toString('latin1');
     const pdf = Buffer.from(

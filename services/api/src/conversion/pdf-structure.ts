@@ -1,6 +1,7 @@
 // Bounds of an uploaded PDF read from its object structure alone (no content stream or image is
 // decoded): the page tree, the page sizes and the pixel count of every image a page can draw.
 import {
+  decodePDFRawStream,
   PDFArray,
   PDFDict,
   PDFName,
@@ -26,6 +27,13 @@ const LETTER = [0, 0, 612, 792];
  * stream 100,000 times is drawn 100,000 times by every viewer.
  */
 const MAX_CONTENT_STREAMS = 1000;
+/**
+ * XObjects drawn (`Do`) in the whole document, forms inside forms multiplied out: nine forms each
+ * drawing the next ten times are 10^8 draws from 2.5 KB, which pdftoppm had not finished in 60 s.
+ */
+const MAX_XOBJECT_DRAWS = 100_000;
+// `/Name Do`: a name token (delimiters end it) followed by the operator.
+const DO_OPERATOR = /\/([^\s/[\]()<>{}%]+)\s*Do(?![^\s/[\]()<>{}%])/g;
 
 /**
  * Walks the page tree the way pdf-lib does (/Pages nodes and /Page leaves), visiting at most
@@ -70,6 +78,7 @@ export function checkPageTree(doc: PDFDocument): number {
 export function checkPageContents(doc: PDFDocument) {
   const { context } = doc;
   const seen = new Set<PDFObject>();
+  const draws = { total: 0, forms: new Map<PDFObject, number>(), open: new Set<PDFObject>() };
   for (const page of doc.getPages()) {
     const leaf = page.node;
     // A page without a MediaBox is shown as Letter by readers; pdf-lib would throw on it.
@@ -90,7 +99,85 @@ export function checkPageContents(doc: PDFDocument) {
     checkContentList(context, leaf.get(PDFName.of('Contents')));
     const resources = context.lookup(leaf.getInheritableAttribute(PDFName.of('Resources')));
     checkResources(context, resources, seen);
+    countDraws(context, leaf.get(PDFName.of('Contents')), resources, draws);
   }
+}
+
+interface DrawCount {
+  total: number;
+  /** Draws one drawing of a form makes (memo). */
+  forms: Map<PDFObject, number>;
+  /** Forms being counted: one reached again draws itself forever. */
+  open: Set<PDFObject>;
+}
+
+function decodedText(stream: PDFObject | undefined): string {
+  if (!(stream instanceof PDFRawStream)) return '';
+  try {
+    return Buffer.from(decodePDFRawStream(stream).decode()).toString('latin1');
+  } catch {
+    return ''; // a filter pdf-lib does not know: not a content stream viewers could draw either
+  }
+}
+
+function countDraws(
+  context: PDFContext,
+  contents: PDFObject | undefined,
+  resources: PDFObject | undefined,
+  draws: DrawCount,
+) {
+  const list = contents instanceof PDFRef ? context.lookup(contents) : contents;
+  const streams = list instanceof PDFArray ? list.asArray() : [list];
+  const text = streams
+    .map((item) => decodedText(item instanceof PDFRef ? context.lookup(item) : item))
+    .join('\n');
+  draws.total += drawsIn(context, text, resources, draws);
+  if (draws.total > MAX_XOBJECT_DRAWS) {
+    throw new DocumentRejectedError('TOO_COMPLEX', `over ${MAX_XOBJECT_DRAWS} XObject draws`);
+  }
+}
+
+function drawsIn(
+  context: PDFContext,
+  text: string,
+  resources: PDFObject | undefined,
+  draws: DrawCount,
+): number {
+  const xobjects = asDict(context, asDict(context, resources)?.get(PDFName.of('XObject')));
+  let count = 0;
+  for (const match of text.matchAll(DO_OPERATOR)) {
+    count += 1;
+    const target = xobjects?.get(PDFName.of(match[1]!));
+    const form = target instanceof PDFRef ? context.lookup(target) : target;
+    if (
+      form instanceof PDFRawStream &&
+      form.dict.get(PDFName.of('Subtype')) === PDFName.of('Form')
+    ) {
+      count += formDraws(context, form, resources, draws);
+    }
+    if (draws.total + count > MAX_XOBJECT_DRAWS) {
+      throw new DocumentRejectedError('TOO_COMPLEX', `over ${MAX_XOBJECT_DRAWS} XObject draws`);
+    }
+  }
+  return count;
+}
+
+function formDraws(
+  context: PDFContext,
+  form: PDFRawStream,
+  inherited: PDFObject | undefined,
+  draws: DrawCount,
+): number {
+  const known = draws.forms.get(form);
+  if (known !== undefined) return known;
+  if (draws.open.has(form)) throw new DocumentRejectedError('TOO_COMPLEX', 'a form draws itself');
+  draws.open.add(form);
+  // A form without resources uses those of what draws it (allowed before PDF 1.2).
+  const own = form.dict.get(PDFName.of('Resources'));
+  const count = drawsIn(context, decodedText(form), own ?? inherited, draws);
+  draws.open.delete(form);
+  draws.forms.set(form, count);
+  return count;
 }
 
 function checkContentList(context: PDFContext, contents: PDFObject | undefined) {
