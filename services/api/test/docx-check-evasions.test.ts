@@ -192,6 +192,37 @@ describe('the docx check is not evaded', () => {
     // The same runs spread over ordinary paragraphs convert in about 2 s.
     expect(checkDocx(buildWordPackage({ body: paragraphs(300, 100) })).length).toBeGreaterThan(0);
   });
+
+  it('by an SVG picture that links a URL or declares entities, while an SVG icon is kept', () => {
+    const svgDocx = (svg: string) =>
+      buildWordPackage({
+        body: `<w:p><w:r><w:drawing><a:blip xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" r:embed="rIdS"/></w:drawing></w:r></w:p>`,
+        documentRels: `<Relationship Id="rIdS" Type="${REL}/image" Target="media/image1.svg"/>`,
+        contentTypes: '<Default Extension="svg" ContentType="image/svg+xml"/>',
+        binaries: { 'word/media/image1.svg': strToU8(svg) },
+      });
+    const SVG = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"';
+    expect(
+      refusal(svgDocx(`<svg ${SVG}><image href="${URL}" width="9" height="9"/></svg>`)).userMessage,
+    ).toBe(DOCUMENT_MESSAGES.unsafeContent);
+    expect(
+      refusal(svgDocx(`<svg ${SVG}><image xlink:href="file:///etc/passwd"/></svg>`)).userMessage,
+    ).toBe(DOCUMENT_MESSAGES.unsafeContent);
+    expect(
+      refusal(
+        svgDocx(
+          `<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa">]><svg ${SVG}><text>&a;</text></svg>`,
+        ),
+      ).userMessage,
+    ).toBe(DOCUMENT_MESSAGES.unsafeContent);
+    expect(
+      checkDocx(
+        svgDocx(
+          `<svg ${SVG}><defs><circle id="c" r="4"/></defs><use href="#c"/><image href="data:image/png;base64,AAAA"/></svg>`,
+        ),
+      ).length,
+    ).toBeGreaterThan(0);
+  });
 });
 
 /** A grey PNG of `width`×`height` whose data holds a few rows (the header is what is judged). */

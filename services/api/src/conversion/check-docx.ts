@@ -42,6 +42,7 @@ const R_NAMESPACES = new Set([
 ]);
 const VML_OFFICE_NS = 'urn:schemas-microsoft-com:office:office';
 const PKG_RELS_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
+const SVG_NS = 'http://www.w3.org/2000/svg';
 const CT_NS = 'http://schemas.openxmlformats.org/package/2006/content-types';
 
 // Parts that carry code or other documents: VBA projects, ActiveX, OLE objects, embedded packages.
@@ -233,6 +234,15 @@ function parseXmlPart(name: string, text: string, counters: Counters): ParsedPar
       contentTypes.push(attr('', 'ContentType') ?? '');
       return;
     }
+    // An SVG picture (Word 2016+ writes them for icons) that names a file or URL would have
+    // LibreOffice's SVG import fetch it; only fragments and inline data are drawn.
+    if (tag.uri === SVG_NS) {
+      for (const a of Object.values(tag.attributes)) {
+        if (a.local === 'href' && !/^\s*(#|data:)/i.test(a.value)) {
+          reject('UNSAFE_CONTENT', `SVG link ${a.value.slice(0, 40)} in ${name}`);
+        }
+      }
+    }
     if (tag.uri === VML_OFFICE_NS && tag.local === 'OLEObject') {
       reject('UNSAFE_CONTENT', `OLE object in ${name}`);
     }
@@ -363,6 +373,19 @@ function cutRanges(text: string, cuts: [number, number][]): string {
   return out + text.slice(at);
 }
 
+/**
+ * An XML declaration, an SVG root or a DOCTYPE at the start (after a byte-order mark and white
+ * space), whatever the part is called: an obfuscated font's random bytes never spell these.
+ */
+function looksLikeXml(data: Uint8Array): boolean {
+  const head = data.subarray(0, 256);
+  let text: string;
+  if (head[0] === 0xff && head[1] === 0xfe) text = new TextDecoder('utf-16le').decode(head);
+  else if (head[0] === 0xfe && head[1] === 0xff) text = new TextDecoder('utf-16be').decode(head);
+  else text = new TextDecoder('utf-8').decode(head);
+  return /^\uFEFF?\s*<(\?xml|svg|!doctype)/i.test(text);
+}
+
 /** A truncated zip: the local header of a Word part at the start but no central directory. */
 export function looksLikeTruncatedDocx(bytes: Uint8Array): boolean {
   if (
@@ -436,7 +459,8 @@ export function checkDocx(bytes: Uint8Array): Uint8Array {
     parsed.set(name, { text, part: parseXmlPart(name, text, counters) });
   };
   for (const [name, data] of files) {
-    if (/\.(xml|rels)$/i.test(name)) parse(name, data);
+    // Pictures in XML (SVG) too: LibreOffice parses them, DOCTYPE and all.
+    if (/\.(xml|rels)$/i.test(name) || looksLikeXml(data)) parse(name, data);
   }
   // Every relationship part is parsed by now; what they name as XML is XML, whatever its name.
   for (const [name, { part }] of [...parsed]) {
