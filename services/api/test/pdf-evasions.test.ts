@@ -158,6 +158,38 @@ describe('the PDF checks are not evaded', () => {
     expect(pdfText(await convertPdf(laughs(1)))).toContain('Visible statement text');
   });
 
+  it('by an image drawn only by a soft mask group or a Type 3 glyph', async () => {
+    const image = stream(
+      '/Type /XObject /Subtype /Image /Width 20000 /Height 20000 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode',
+      deflateSync(Buffer.alloc(1000)),
+    );
+    const softMask = writePdf([
+      CATALOG,
+      PAGES,
+      page({ resources: '/ExtGState << /GS1 << /SMask << /S /Luminosity /G 6 0 R >> >> >>' }),
+      stream('', `/GS1 gs ${TEXT}`),
+      FONT,
+      stream(
+        '/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Group << /S /Transparency /CS /DeviceGray >> /Resources << /XObject << /I 7 0 R >> >>',
+        '612 0 0 792 0 0 cm /I Do',
+      ),
+      image,
+    ]);
+    const glyph = writePdf([
+      CATALOG,
+      PAGES,
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R /T3 6 0 R >> >> /Contents 4 0 R >>',
+      stream('', `${TEXT} BT /T3 12 Tf 72 600 Td (a) Tj ET`),
+      FONT,
+      '<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << /a 7 0 R >> /Encoding << /Differences [97 /a] >> /FirstChar 97 /LastChar 97 /Widths [1000] /Resources << /XObject << /I 8 0 R >> >> >>',
+      stream('', '1000 0 d0 1000 0 0 1000 0 0 cm /I Do'),
+      image,
+    ]);
+    for (const pdf of [softMask, glyph]) {
+      expect((await rejection(pdf)).userMessage).toBe(DOCUMENT_MESSAGES.imageTooLarge);
+    }
+  });
+
   it('refuses certificate (public-key) security as protected, not as damaged', async () => {
     const plain = Buffer.from(onePage(TEXT)).toString('latin1');
     const pdf = Buffer.from(

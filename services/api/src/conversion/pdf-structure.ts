@@ -210,6 +210,20 @@ function checkResources(
     if (seen.size > MAX_RESOURCE_OBJECTS) {
       throw new DocumentRejectedError('TOO_COMPLEX', 'too many resources');
     }
+    // A soft mask's group and a Type 3 font's glyphs draw with resources of their own.
+    const states = asDict(context, dict.get(PDFName.of('ExtGState')));
+    for (const state of states?.values() ?? []) {
+      const mask = asDict(context, asDict(context, state)?.get(PDFName.of('SMask')));
+      const group = asDict(context, mask?.get(PDFName.of('G')));
+      if (group) pending.push(group.get(PDFName.of('Resources')));
+    }
+    const fonts = asDict(context, dict.get(PDFName.of('Font')));
+    for (const value of fonts?.values() ?? []) {
+      const font = asDict(context, value);
+      if (font?.get(PDFName.of('Subtype')) === PDFName.of('Type3')) {
+        pending.push(font.get(PDFName.of('Resources')));
+      }
+    }
     for (const key of ['XObject', 'Pattern']) {
       const group = asDict(context, dict.get(PDFName.of(key)));
       if (!group) continue;
