@@ -120,6 +120,24 @@ describe('the PDF checks are not evaded', () => {
     expect(pdfText(await convertPdf(inline(10)))).toContain('Visible statement text');
   });
 
+  it('without a content stream of twelve million "BI" keeping the inline-image scan busy', async () => {
+    // 60 MB decoded (under the inflate budget), 60 KB compressed; a scan that looks ahead for ID
+    // from every BI took 167 s for this file.
+    const content = Buffer.concat([
+      Buffer.from(`${TEXT} q BI /W 10 /H 10 /CS /G /BPC 8 ID ${'x'.repeat(100)} EI Q\n`, 'latin1'),
+      Buffer.from('q BI '.repeat(12_000_000), 'latin1'),
+    ]);
+    const pdf = writePdf([
+      CATALOG,
+      PAGES,
+      page(),
+      stream('/Filter /FlateDecode', deflateSync(content, { level: 9 })),
+      FONT,
+    ]);
+    // Stored (the BIs are no images); judged by the converter, not by a viewer's patience.
+    expect((await convertPdf(pdf)).length).toBeGreaterThan(0);
+  }, 60_000);
+
   it('by a page whose /Contents lists one stream 100,000 times', async () => {
     const drawing = '0 0 m 600 700 l S '.repeat(500);
     const pdf = writePdf([

@@ -33,6 +33,8 @@ const MAX_CONTENT_STREAMS = 1000;
  */
 const MAX_XOBJECT_DRAWS = 100_000;
 // `/Name Do`: a name token (delimiters end it) followed by the operator.
+/** Characters between BI and ID: an inline image's dictionary is a few short entries. */
+const MAX_INLINE_DICTIONARY = 4000;
 const DO_OPERATOR = /\/([^\s/[\]()<>{}%]+)\s*Do(?![^\s/[\]()<>{}%])/g;
 
 /**
@@ -276,10 +278,24 @@ export function checkInlineImages(decoded: Uint8Array) {
   const text = Buffer.from(decoded.buffer, decoded.byteOffset, decoded.byteLength).toString(
     'latin1',
   );
-  const inline = /(?:^|[\s\]>)}])BI\s([\s\S]{0,4000}?)\sID\s/g;
-  for (let match = inline.exec(text); match; match = inline.exec(text)) {
+  const white = (at: number) => at < 0 || at >= text.length || /[\s\0]/.test(text[at]!);
+  const delimiter = (at: number) => at < 0 || /[\s\0\]>)}]/.test(text[at]!);
+  // One pass: the ID that ends a dictionary is looked up once for every BI before it, so a
+  // stream of nothing but "BI BI BI …" costs no more than its length.
+  let idAt = -1;
+  for (let at = text.indexOf('BI'); at !== -1; at = text.indexOf('BI', at + 2)) {
+    if (!delimiter(at - 1) || !white(at + 2)) continue;
+    if (idAt < at) {
+      idAt = text.indexOf('ID', at + 2);
+      while (idAt !== -1 && !(white(idAt - 1) && white(idAt + 2))) {
+        idAt = text.indexOf('ID', idAt + 2);
+      }
+      if (idAt === -1) return;
+    }
+    if (idAt - at > MAX_INLINE_DICTIONARY) continue;
+    const dictionary = text.slice(at + 2, idAt);
     const entry = (short: string, long: string) => {
-      const found = new RegExp(`/(?:${short}|${long})\\s*([-+0-9.]+)`).exec(match![1]!);
+      const found = new RegExp(`/(?:${long}|${short})\\s*([-+0-9.]+)`).exec(dictionary);
       return found ? Math.abs(Number.parseFloat(found[1]!)) || 0 : 0;
     };
     const width = entry('W', 'Width');
