@@ -15,7 +15,8 @@ import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { inflateRawSync } from 'node:zlib';
 import { isCompoundFile, isEncryptedOfficePackage } from './compound-file';
 import { DocumentRejectedError } from './conversion-errors';
-import { DOCX_STRUCTURE_LIMITS } from './limits';
+import { readImageDimensions } from './image-dimensions';
+import { DOCUMENT_LIMITS, DOCX_STRUCTURE_LIMITS } from './limits';
 import { listZipEntries, readEntryData } from './zip-entries';
 
 export const DOCX_LIMITS = {
@@ -32,8 +33,16 @@ export const DOCX_LIMITS = {
 const DOCX_MAIN =
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml';
 const W_NS = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+// Strict OOXML (ISO 29500 Strict) names the same vocabulary differently; LibreOffice imports both,
+// so both are checked as one.
+const W_STRICT_NS = 'http://purl.oclc.org/ooxml/wordprocessingml/main';
+const R_NAMESPACES = new Set([
+  'http://schemas.openxmlformats.org/officeDocument/2006/relationships',
+  'http://purl.oclc.org/ooxml/officeDocument/relationships',
+]);
 const VML_OFFICE_NS = 'urn:schemas-microsoft-com:office:office';
 const PKG_RELS_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
+const SVG_NS = 'http://www.w3.org/2000/svg';
 const CT_NS = 'http://schemas.openxmlformats.org/package/2006/content-types';
 
 // Parts that carry code or other documents: VBA projects, ActiveX, OLE objects, embedded packages.
@@ -60,6 +69,23 @@ const FORBIDDEN_RELATIONSHIP = new Set(
     'package',
   ].map((t) => t.toLowerCase()),
 );
+// Relationship types whose target LibreOffice reads as something other than XML. A target of any
+// other type is parsed (and checked) as XML whatever its name: the main document or a header may
+// be a part called word/x.dat.
+const BINARY_RELATIONSHIP = new Set(
+  [
+    'image',
+    'font',
+    'printerSettings',
+    'thumbnail',
+    'package',
+    'oleObject',
+    'video',
+    'audio',
+    'media',
+    'hdphoto',
+  ].map((t) => t.toLowerCase()),
+);
 // Dropped from the package LibreOffice gets, with the parts they name.
 const COMMENT_RELATIONSHIP = new Set(
   ['comments', 'commentsExtended', 'commentsIds', 'commentsExtensible', 'people'].map((t) =>
@@ -77,7 +103,7 @@ const FORBIDDEN_W_ELEMENT = new Set(['altChunk', 'object', 'control', 'subDoc'])
 const DONE = '\u0000';
 const COMMENT_ANCHOR = new Set(['commentRangeStart', 'commentRangeEnd', 'commentReference']);
 
-type Code = 'UNREADABLE' | 'UNSAFE_CONTENT' | 'TOO_COMPLEX' | 'DOCX_ENCRYPTED';
+type Code = 'UNREADABLE' | 'UNSAFE_CONTENT' | 'TOO_COMPLEX' | 'DOCX_ENCRYPTED' | 'IMAGE_TOO_LARGE';
 function reject(code: Code, detail: string): never {
   throw new DocumentRejectedError(code, detail);
 }
@@ -103,6 +129,11 @@ interface Relationship {
   type: string;
   target: string;
   external: boolean;
+}
+
+/** The last segment of the type, lower-cased: transitional and strict types end alike. */
+function relationshipType(rel: Relationship): string {
+  return rel.type.slice(rel.type.lastIndexOf('/') + 1).toLowerCase();
 }
 
 /** The directory of a part (for resolving relationship targets). */
@@ -145,11 +176,14 @@ function serializeRelationships(relationships: Relationship[]): string {
 interface Counters {
   tables: number;
   paragraphs: number;
+  runs: number;
   xmlBytes: number;
 }
 
 interface ParsedPart {
   relationships?: Relationship[];
+  /** Relationship ids this part uses for something other than a hyperlink (an image, a frame…). */
+  contentReferences: string[];
   contentTypes?: string[];
   /** [start, end) ranges of the text to cut out (comment anchors). */
   cuts: [number, number][];
@@ -160,11 +194,13 @@ function parseXmlPart(name: string, text: string, counters: Counters): ParsedPar
   const limits = DOCX_STRUCTURE_LIMITS;
   const parser = new SaxesParser({ xmlns: true, position: true });
   const isRels = name.endsWith('.rels');
-  const result: ParsedPart = { cuts: [] };
+  const result: ParsedPart = { cuts: [], contentReferences: [] };
   const relationships: Relationship[] = [];
   const contentTypes: string[] = [];
   let depth = 0;
   let tableDepth = 0;
+  // Runs of each open paragraph (a text box holds paragraphs inside a run of another).
+  const paragraphRuns: number[] = [];
   // Field instructions: one buffer per open complex field (they nest), plus the text of the
   // w:instrText element being read.
   const fields: string[] = [];
@@ -172,7 +208,8 @@ function parseXmlPart(name: string, text: string, counters: Counters): ParsedPar
   let openAnchorStart: number | undefined;
 
   const checkInstruction = (instruction: string) => {
-    const keyword = instruction.trim().split(/\s+/)[0]?.toUpperCase() ?? '';
+    // LibreOffice unquotes the field's first token too: "INCLUDEPICTURE" is the same field.
+    const keyword = (instruction.trim().split(/\s+/)[0] ?? '').replace(/"/g, '').toUpperCase();
     if (FORBIDDEN_FIELD.test(keyword)) reject('UNSAFE_CONTENT', `${keyword} field in ${name}`);
   };
 
@@ -197,10 +234,29 @@ function parseXmlPart(name: string, text: string, counters: Counters): ParsedPar
       contentTypes.push(attr('', 'ContentType') ?? '');
       return;
     }
+    // An SVG picture (Word 2016+ writes them for icons) that names a file or URL would have
+    // LibreOffice's SVG import fetch it; only fragments and inline data are drawn.
+    if (tag.uri === SVG_NS) {
+      for (const a of Object.values(tag.attributes)) {
+        if (a.local === 'href' && !/^\s*(#|data:)/i.test(a.value)) {
+          reject('UNSAFE_CONTENT', `SVG link ${a.value.slice(0, 40)} in ${name}`);
+        }
+      }
+    }
     if (tag.uri === VML_OFFICE_NS && tag.local === 'OLEObject') {
       reject('UNSAFE_CONTENT', `OLE object in ${name}`);
     }
-    if (tag.uri !== W_NS) return;
+    // LibreOffice looks a relationship up by id whatever its type, so an external hyperlink
+    // named by an image (a:blip r:link, v:imagedata r:id) would be fetched as that image.
+    const isHyperlink = tag.local === 'hyperlink' || tag.local.startsWith('hlink');
+    if (!isHyperlink) {
+      for (const a of Object.values(tag.attributes)) {
+        if (R_NAMESPACES.has(a.uri) || (a.uri === VML_OFFICE_NS && a.local === 'relid')) {
+          result.contentReferences.push(a.value.trim());
+        }
+      }
+    }
+    if (tag.uri !== W_NS && tag.uri !== W_STRICT_NS) return;
     if (FORBIDDEN_W_ELEMENT.has(tag.local)) reject('UNSAFE_CONTENT', `w:${tag.local} in ${name}`);
     switch (tag.local) {
       case 'tbl':
@@ -211,9 +267,19 @@ function parseXmlPart(name: string, text: string, counters: Counters): ParsedPar
         if (++counters.paragraphs > limits.maxParagraphs) {
           reject('TOO_COMPLEX', 'number of paragraphs');
         }
+        paragraphRuns.push(0);
+        break;
+      case 'r':
+        if (++counters.runs > limits.maxRuns) reject('TOO_COMPLEX', 'number of runs');
+        if (paragraphRuns.length > 0) {
+          const open = paragraphRuns.length - 1;
+          if (++paragraphRuns[open]! > limits.maxRunsPerParagraph) {
+            reject('TOO_COMPLEX', `runs in one paragraph of ${name}`);
+          }
+        }
         break;
       case 'fldChar': {
-        const type = attr(W_NS, 'fldCharType');
+        const type = attr(tag.uri, 'fldCharType');
         // The instruction is complete once the result (separate) or the end begins; after a
         // separate the field stays open (marked done) until its end.
         if (type === 'begin') fields.push('');
@@ -229,7 +295,7 @@ function parseXmlPart(name: string, text: string, counters: Counters): ParsedPar
         instrText = '';
         break;
       case 'fldSimple':
-        checkInstruction(attr(W_NS, 'instr') ?? '');
+        checkInstruction(attr(tag.uri, 'instr') ?? '');
         break;
       default:
         if (COMMENT_ANCHOR.has(tag.local)) {
@@ -240,13 +306,17 @@ function parseXmlPart(name: string, text: string, counters: Counters): ParsedPar
         }
     }
   });
-  parser.on('text', (chunk) => {
+  const readText = (chunk: string) => {
     if (instrText !== undefined) instrText += chunk;
-  });
+  };
+  parser.on('text', readText);
+  // LibreOffice's parser hands a CDATA section over as ordinary text.
+  parser.on('cdata', readText);
   parser.on('closetag', (tag: SaxesTagNS) => {
     depth--;
-    if (tag.uri !== W_NS) return;
+    if (tag.uri !== W_NS && tag.uri !== W_STRICT_NS) return;
     if (tag.local === 'tbl') tableDepth--;
+    else if (tag.local === 'p') paragraphRuns.pop();
     else if (
       (tag.local === 'instrText' || tag.local === 'delInstrText') &&
       instrText !== undefined
@@ -269,11 +339,22 @@ function parseXmlPart(name: string, text: string, counters: Counters): ParsedPar
   return result;
 }
 
+// Encodings in which markup is spelled in the same bytes as in UTF-8 (or UTF-16, read by its
+// byte-order mark). LibreOffice honours any declared encoding it knows, UTF-7 included, in which
+// `+ADw-` is a `<` this check would read as text.
+const SAFE_ENCODING = /^(utf-?8|utf-?16|us-ascii|ascii|iso-8859-1|latin1|windows-1252)$/i;
+
 /** UTF-8 unless a byte-order mark says UTF-16 (both are allowed in OOXML parts). */
-function decodeXml(data: Uint8Array): string {
-  if (data[0] === 0xff && data[1] === 0xfe) return new TextDecoder('utf-16le').decode(data);
-  if (data[0] === 0xfe && data[1] === 0xff) return new TextDecoder('utf-16be').decode(data);
-  return new TextDecoder('utf-8').decode(data);
+function decodeXml(name: string, data: Uint8Array): string {
+  let text: string;
+  if (data[0] === 0xff && data[1] === 0xfe) text = new TextDecoder('utf-16le').decode(data);
+  else if (data[0] === 0xfe && data[1] === 0xff) text = new TextDecoder('utf-16be').decode(data);
+  else text = new TextDecoder('utf-8').decode(data);
+  const declared = /^\uFEFF?<\?xml[^>]*?\sencoding\s*=\s*["']([^"']*)["']/.exec(text)?.[1];
+  if (declared !== undefined && !SAFE_ENCODING.test(declared.trim())) {
+    reject('UNREADABLE', `${name} declares encoding ${declared.slice(0, 40)}`);
+  }
+  return text;
 }
 
 /** Text re-encoded as UTF-8, so its declaration must not claim another encoding. */
@@ -290,6 +371,19 @@ function cutRanges(text: string, cuts: [number, number][]): string {
     at = end;
   }
   return out + text.slice(at);
+}
+
+/**
+ * An XML declaration, an SVG root or a DOCTYPE at the start (after a byte-order mark and white
+ * space), whatever the part is called: an obfuscated font's random bytes never spell these.
+ */
+function looksLikeXml(data: Uint8Array): boolean {
+  const head = data.subarray(0, 256);
+  let text: string;
+  if (head[0] === 0xff && head[1] === 0xfe) text = new TextDecoder('utf-16le').decode(head);
+  else if (head[0] === 0xfe && head[1] === 0xff) text = new TextDecoder('utf-16be').decode(head);
+  else text = new TextDecoder('utf-8').decode(head);
+  return /^\uFEFF?\s*<(\?xml|svg|!doctype)/i.test(text);
 }
 
 /** A truncated zip: the local header of a Word part at the start but no central directory. */
@@ -344,20 +438,53 @@ export function checkDocx(bytes: Uint8Array): Uint8Array {
       reject('TOO_COMPLEX', `${name} ratio ${Math.round(inflated.length / data.length)}`);
     }
     if (files.has(name)) reject('UNREADABLE', `duplicate entry ${name}`);
+    // LibreOffice decodes every picture whole to draw it: a 1.6 KB docx holding a 20000×20000 PNG
+    // kept a process busy for the whole 20 s time-out.
+    const size = readImageDimensions(inflated);
+    if (size && size[0] * size[1] > DOCUMENT_LIMITS.maxImagePixels) {
+      reject('IMAGE_TOO_LARGE', `${name} is ${size[0]}×${size[1]}`);
+    }
     files.set(name, inflated);
   }
   if (!files.has('[Content_Types].xml') || !files.has('word/document.xml')) {
     reject('UNREADABLE', 'not a Word document');
   }
 
-  const counters: Counters = { tables: 0, paragraphs: 0, xmlBytes: 0 };
+  const counters: Counters = { tables: 0, paragraphs: 0, runs: 0, xmlBytes: 0 };
   const parsed = new Map<string, { text: string; part: ParsedPart }>();
-  for (const [name, data] of files) {
-    if (!/\.(xml|rels)$/i.test(name)) continue;
+  const parse = (name: string, data: Uint8Array) => {
     counters.xmlBytes += data.length;
     if (counters.xmlBytes > DOCX_STRUCTURE_LIMITS.maxXmlBytes) reject('TOO_COMPLEX', 'XML size');
-    const text = decodeXml(data);
+    const text = decodeXml(name, data);
     parsed.set(name, { text, part: parseXmlPart(name, text, counters) });
+  };
+  for (const [name, data] of files) {
+    // Pictures in XML (SVG) too: LibreOffice parses them, DOCTYPE and all.
+    if (/\.(xml|rels)$/i.test(name) || looksLikeXml(data)) parse(name, data);
+  }
+  // Every relationship part is parsed by now; what they name as XML is XML, whatever its name.
+  for (const [name, { part }] of [...parsed]) {
+    for (const rel of part.relationships ?? []) {
+      const type = relationshipType(rel);
+      if (rel.external || BINARY_RELATIONSHIP.has(type)) continue;
+      const target = resolveTarget(sourceDir(name), rel.target);
+      const data = files.get(target);
+      if (data && !parsed.has(target)) parse(target, data);
+    }
+  }
+  for (const [name, { part }] of parsed) {
+    if (part.contentReferences.length === 0) continue;
+    const slash = name.lastIndexOf('/') + 1;
+    const rels = parsed.get(`${name.slice(0, slash)}_rels/${name.slice(slash)}.rels`);
+    // The external relationships kept below are hyperlinks (the others are refused or dropped).
+    const external = new Set(
+      (rels?.part.relationships ?? [])
+        .filter((r) => r.external && relationshipType(r) === 'hyperlink')
+        .map((r) => r.id.trim()),
+    );
+    const used = part.contentReferences.find((id) => external.has(id));
+    if (used !== undefined)
+      reject('UNSAFE_CONTENT', `external relationship ${used} used in ${name}`);
   }
 
   const contentTypes = parsed.get('[Content_Types].xml')?.part.contentTypes ?? [];
@@ -374,7 +501,7 @@ export function checkDocx(bytes: Uint8Array): Uint8Array {
     const dir = sourceDir(name);
     const kept: Relationship[] = [];
     for (const rel of part.relationships) {
-      const type = rel.type.slice(rel.type.lastIndexOf('/') + 1).toLowerCase();
+      const type = relationshipType(rel);
       if (type === 'attachedtemplate') continue; // never fetched: LibreOffice never sees it
       if (type === 'hyperlink') {
         kept.push(rel);

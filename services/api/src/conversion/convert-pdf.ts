@@ -10,7 +10,7 @@ import { DOCUMENT_LIMITS } from './limits';
 import { saveInertCopy } from './pdf-inert';
 import { measureInflatedBytes } from './pdf-inflate-budget';
 import { runQpdf, type QpdfOutcome } from './pdf-qpdf';
-import { checkPageContents, checkPageTree } from './pdf-structure';
+import { checkInlineImages, checkPageContents, checkPageTree } from './pdf-structure';
 
 /** qpdf's exit codes: 0 clean, 3 done with warnings (a repaired file), 2 failed. */
 const QPDF_OK = new Set([0, 3]);
@@ -46,6 +46,7 @@ export async function convertPdf(bytes: Uint8Array): Promise<Uint8Array> {
     if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(ENCRYPT_KEY)) {
       checkInflatedSize(plain);
     }
+    await checkDecodedStreams(dir, plain.length);
     const parsed = await loadPdf(plain);
     await asDocumentProblem(async () => checkPageTree(parsed));
     // Draws form fields and annotation appearances into the page content (qpdf walks every page,
@@ -58,6 +59,27 @@ export async function convertPdf(bytes: Uint8Array): Promise<Uint8Array> {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Every stream decoded by qpdf through every filter chain it knows (LZW, RunLength, ASCII85 or
+ * ASCIIHex around Flate…: the byte scan before qpdf only measures bare Flate), into a file the
+ * kernel caps at the inflate budget. The decoded content streams are then plain operators, where
+ * inline images (BI … ID … EI, drawn by every viewer) show their size.
+ */
+async function checkDecodedStreams(dir: string, plainBytes: number) {
+  const outcome = await runQpdf(
+    ['--stream-data=uncompress', '--decode-level=specialized', 'plain.pdf', 'decoded.pdf'],
+    dir,
+    DOCUMENT_LIMITS.maxPdfInflatedBytes + plainBytes,
+  );
+  if (outcome.kind === 'limit') {
+    throw new DocumentRejectedError('TOO_COMPLEX', `decoded streams: ${outcome.reason}`);
+  }
+  judgeQpdf(outcome);
+  const decodedPath = path.join(dir, 'decoded.pdf');
+  checkInlineImages(await readFile(decodedPath));
+  await rm(decodedPath, { force: true });
 }
 
 function checkInflatedSize(bytes: Uint8Array) {
@@ -78,6 +100,11 @@ function judgeQpdf(outcome: QpdfOutcome) {
   }
   if (QPDF_OK.has(outcome.code)) return;
   if (/invalid password/i.test(outcome.stderr)) throw new DocumentRejectedError('PDF_ENCRYPTED');
+  // Certificate (public-key) security, or a handler qpdf does not know: nobody without the key
+  // opens it, so the applicant must remove the protection as for a password.
+  if (/unsupported encryption filter/i.test(outcome.stderr)) {
+    throw new DocumentRejectedError('PDF_ENCRYPTED', 'unsupported security handler');
+  }
   throw new DocumentRejectedError('UNREADABLE', `qpdf: ${outcome.stderr.trim().slice(0, 300)}`);
 }
 

@@ -1,7 +1,16 @@
 // The PDF we store: only the pages of the upload, copied into a new document, with nothing a
 // viewer could run, open or send. Form fields and other annotations were flattened into the page
 // content by qpdf before this, so what is left of them is dropped here.
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFStream, type PDFObject } from 'pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFRef,
+  PDFStream,
+  type PDFContext,
+  type PDFObject,
+} from 'pdf-lib';
 
 /** Page entries that hold actions, annotations or article beads (which link into threads). */
 const PAGE_KEYS_DROPPED = ['AA', 'Annots', 'B'];
@@ -21,6 +30,10 @@ const KEYS_DROPPED_EVERYWHERE = new Set(
     'XFA',
     'AcroForm',
     'URI',
+    // Associated files (PDF 2.0) carry attachments on pages and XObjects; an action chain's next
+    // step would outlive its first.
+    'AF',
+    'Next',
   ].map((key) => PDFName.of(key)),
 );
 
@@ -35,7 +48,35 @@ export async function saveInertCopy(source: PDFDocument): Promise<Uint8Array> {
   const copies = await target.copyPages(source, source.getPageIndices());
   for (const copy of copies) target.addPage(copy);
   for (const [, object] of target.context.enumerateIndirectObjects()) dropActiveKeys(object);
+  // pdf-lib writes every object it holds: an attachment or action copied along and cut off above
+  // would still be in the file, so only what the document can reach is kept.
+  dropUnreachable(target.context);
   return target.save({ useObjectStreams: false, addDefaultPage: false });
+}
+
+function dropUnreachable(context: PDFContext) {
+  const reached = new Set<PDFRef>();
+  const pending: PDFObject[] = [context.trailerInfo.Root, context.trailerInfo.Info].filter(
+    (object): object is PDFObject => object !== undefined,
+  );
+  while (pending.length > 0) {
+    const object = pending.pop()!;
+    if (object instanceof PDFRef) {
+      if (reached.has(object)) continue;
+      reached.add(object);
+      const target = context.lookup(object);
+      if (target) pending.push(target);
+    } else if (object instanceof PDFStream) {
+      pending.push(object.dict);
+    } else if (object instanceof PDFDict) {
+      pending.push(...object.values());
+    } else if (object instanceof PDFArray) {
+      pending.push(...object.asArray());
+    }
+  }
+  for (const [ref] of context.enumerateIndirectObjects()) {
+    if (!reached.has(ref)) context.delete(ref);
+  }
 }
 
 function dropActiveKeys(root: PDFObject) {

@@ -16,12 +16,27 @@ export type QpdfOutcome =
   /** Killed by a limit (time, CPU, memory, output): the document is too much for us. */
   | { kind: 'limit'; reason: string };
 
-/** Runs `qpdf args` in `cwd`; rejects only when qpdf could not be started at all. */
-export function runQpdf(args: readonly string[], cwd: string): Promise<QpdfOutcome> {
+/**
+ * Runs `qpdf args` in `cwd`; rejects only when qpdf could not be started at all. `maxFileBytes`
+ * caps any file qpdf writes (the kernel stops it with SIGXFSZ, reported as a limit).
+ */
+export function runQpdf(
+  args: readonly string[],
+  cwd: string,
+  maxFileBytes?: number,
+): Promise<QpdfOutcome> {
+  const fileLimit = maxFileBytes === undefined ? [] : [`--fsize=${maxFileBytes}`];
   return new Promise((resolve, reject) => {
     execFile(
       'prlimit',
-      [`--as=${QPDF_MEMORY_BYTES}`, `--cpu=${QPDF_CPU_SECONDS}`, '--', 'qpdf', ...args],
+      [
+        `--as=${QPDF_MEMORY_BYTES}`,
+        `--cpu=${QPDF_CPU_SECONDS}`,
+        ...fileLimit,
+        '--',
+        'qpdf',
+        ...args,
+      ],
       {
         cwd,
         timeout: QPDF_TIMEOUT_MS,
