@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -81,7 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: logger as FastifyBaseLogger,
     // Fastify's two lines per request (incoming, completed) were a tenth of an autosave's CPU;
     // one line at completion says the same (see registerRequestLog).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     // A hop count as proxy-addr reads it (Fastify's typings lack the number form): the nearest
     // `n` addresses — the socket's, then X-Forwarded-For from the right — are proxies.
     trustProxy:

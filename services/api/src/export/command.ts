@@ -63,21 +63,22 @@ async function openExportDatabase(
 ): Promise<Database> {
   // On the embedded database a running server holds the files: go through its socket. An export
   // never creates a database (a forgotten DATA_DIR would export nothing and say so too late).
+  // Only the server runs jobs on the embedded database: nobody would take them.
+  const noQueueWorker = new ExportFatalError(
+    '--queue needs PostgreSQL (DATABASE_URL) with `npm run cli -- worker` processes, or on the ' +
+      'embedded database a running server; run without --queue to render here',
+  );
   let target: CliDatabaseTarget;
   try {
     target = await findCliDatabase(config, { mustExist: true });
   } catch (error) {
-    if (error instanceof MissingDatabaseError) throw new ExportFatalError(error.message);
+    if (error instanceof MissingDatabaseError) {
+      throw queue ? noQueueWorker : new ExportFatalError(error.message);
+    }
     throw error;
   }
   const viaServer = target.viaServer;
-  if (queue && !config.databaseUrl && !viaServer) {
-    // Only the server runs jobs on the embedded database: nobody would take them.
-    throw new ExportFatalError(
-      '--queue needs PostgreSQL (DATABASE_URL) with `npm run cli -- worker` processes, or on the ' +
-        'embedded database a running server; run without --queue to render here',
-    );
-  }
+  if (queue && !config.databaseUrl && !viaServer) throw noQueueWorker;
   stderr.write(`Database: ${target.description}\n`);
   // The server's socket takes a few connections, and PGlite runs one statement at a time.
   const database = await openCliDatabaseAt(config, target, viaServer ? 2 : poolSize);
