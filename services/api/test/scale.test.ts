@@ -340,7 +340,8 @@ describe('graceful shutdown of the server process', () => {
         DATA_DIR: dataDir,
         PORT: String(port),
         HOST: '127.0.0.1',
-        LOG_LEVEL: 'info',
+        // debug: the server logs each request as it arrives (the test waits for both).
+        LOG_LEVEL: 'debug',
         SHUTDOWN_TIMEOUT_MS: '4000',
         // The boot-time PDF warm-up render can stall the loop once; this test is not about that.
         MAX_EVENT_LOOP_DELAY_MS: '0',
@@ -400,7 +401,7 @@ describe('graceful shutdown of the server process', () => {
       (r) => `answered ${r.status}`,
       (e: Error) => `cut: ${e.message}`,
     );
-    // Both requests have been routed (Fastify logs each as it arrives, before its body).
+    // Both requests have been routed (logged at debug as each arrives, before its body).
     for (let i = 0; i < 200 && (output.match(/"url":"\/public\/signup"/g) ?? []).length < 2; i++) {
       await delay(50);
     }

@@ -7,6 +7,10 @@ import type { FastifyInstance } from 'fastify';
  * (LOG_FORMAT=text) gets none: there they drown what matters.
  */
 export function registerRequestLog(app: FastifyInstance): void {
+  // At debug only (a no-op at the default level): when a request arrived, before its body.
+  app.addHook('onRequest', async (request) => {
+    request.log.debug({ req: request }, 'incoming request');
+  });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
