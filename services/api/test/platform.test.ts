@@ -145,6 +145,13 @@ describe.each(availableDrivers())('HTTP platform on %s', (driver) => {
     expect(missing.statusCode).toBe(404);
     expect(missing.json().message).toBeTruthy();
     expect(missing.headers['cache-control']).toBe('no-store');
+    // The staff area's API and sign-in paths are API paths too, even for a browser asking HTML.
+    for (const url of ['/staff/api/nothing-here', '/staff/auth/nothing-here']) {
+      const staff = await t.request({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(staff.statusCode).toBe(404);
+      expect(staff.json().message).toBeTruthy();
+      expect(staff.headers['cache-control']).toBe('no-store');
+    }
   });
 
   it('sends the pre-compressed copy of an asset to a browser that accepts it', async () => {

@@ -7,7 +7,16 @@ import type { Config } from '../config';
 import { registerLoadShedding } from './load-shedding';
 
 // /metrics too: when disabled it must be a JSON 404, never the SPA.
-export const API_PREFIXES = ['/api/', '/public/', '/lookup/', '/service/', '/health', '/metrics'];
+export const API_PREFIXES = [
+  '/api/',
+  '/public/',
+  '/lookup/',
+  '/service/',
+  '/staff/api/',
+  '/staff/auth/',
+  '/health',
+  '/metrics',
+];
 
 export function isApiPath(url: string): boolean {
   return API_PREFIXES.some((prefix) => url.startsWith(prefix));
