@@ -6,7 +6,7 @@ import { findBlockingViolations } from '../support/a11y';
 import { launchBrowser } from '../support/browser';
 import { ARTIFACTS_DIR, startServer, type RunningServer } from '../support/server';
 
-// What the applicant reads. SPEC-quoted texts are verbatim; the others are the server's own
+// What the applicant reads. Quoted (docs/) texts are verbatim; the others are the server's own
 // messages, repeated here on purpose so a wording change is a visible, reviewed decision.
 const TEXT = {
   signupSent: "We've emailed you a 6-digit confirmation code. Please enter it below.",

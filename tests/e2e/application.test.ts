@@ -7,7 +7,7 @@ import { findBlockingViolations } from '../support/a11y';
 import { launchBrowser } from '../support/browser';
 import { ARTIFACTS_DIR, startServer, type RunningServer } from '../support/server';
 
-// What the applicant reads; SPEC-quoted texts verbatim.
+// What the applicant reads; Quoted (docs/) texts verbatim.
 const TEXT = {
   submitted: 'Your application was successfully submitted.',
   idleLogout: 'You have been automatically logged out due to inactivity.',
@@ -375,7 +375,7 @@ describe('the application in headless Chromium against the real server', () => {
     await saveAndContinue('/education', 'Your Academics');
     await field('entry_term').selectOption('2027FA');
     await chooseRadio('living_plans', 'On campus');
-    // SPEC §4: the international tests show for test_taken_ind Y and citizen type 4.
+    // docs/behaviour.md: the international tests show for test_taken_ind Y and citizen type 4.
     await expectVisible(page.getByRole('heading', { name: 'TOEFL', exact: true }));
     await chooseRadio('toefl_taken', 'Yes');
     await field('toefl_score').fill('104');
@@ -416,7 +416,7 @@ describe('the application in headless Chromium against the real server', () => {
     await expectPage('/education', 'Your Academics');
     await expectVisible(page.getByText(`${TEXT.returning}, Ruthie!`));
     await checkAccessibility('/education (returning)');
-    // Changing page hides the banner (SPEC §1).
+    // Changing page hides the banner (docs/product.md).
     await page.getByRole('link', { name: /Final Steps/ }).click();
     await expectPage('/final-steps', 'Final Steps');
     await expect.poll(() => page.getByTestId('welcome-banner').count()).toBe(0);

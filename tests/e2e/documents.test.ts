@@ -24,7 +24,7 @@ const STATEMENT = {
   label: 'Tell us about a challenge you have faced and what you learned from it.',
 };
 const TABS = { upload: 'Upload a Document', essay: 'Type Your Response' };
-// SPEC-quoted texts verbatim.
+// Quoted (docs/) texts verbatim.
 const TEXT = {
   converting: 'Uploading and converting your file…',
   deleteConfirmation: 'Are you sure you want to delete your file?',
@@ -159,7 +159,7 @@ describe('the document upload on the education page', () => {
     await polls.waitForHeld();
     await expectVisible(converting);
 
-    // SPEC §4: no switching tabs while the file converts.
+    // docs/behaviour.md: no switching tabs while the file converts.
     await tab(TABS.essay).click();
     const blocked = page.getByRole('dialog', { name: TEXT.blockedTitle });
     await expectVisible(blocked);
@@ -230,7 +230,7 @@ describe('the document upload on the education page', () => {
     await chooseFile();
     await expectVisible(upload().getByText(PRESENT_TEXT, { exact: true }));
 
-    // SPEC §4: switching deletes any uploaded file of the tab being left, so it asks first.
+    // docs/behaviour.md: switching deletes any uploaded file of the tab being left, so it asks first.
     await tab(TABS.essay).click();
     const confirm = page.getByRole('dialog', { name: 'Switch tabs?' });
     await expectVisible(

@@ -126,7 +126,7 @@ describe('the high-school lookup on the education page', () => {
 
     const gate = await holdSearches();
     await search.pressSequentially('lincoln hi', { delay: 30 });
-    // SPEC §9: the widget says it is searching while the request is out.
+    // docs/limits.md: the widget says it is searching while the request is out.
     await expectVisible(field(page, 'hs_name').getByText('Loading...', { exact: true }));
     await a11y.check('/education (school search loading)');
     await gate.release();

@@ -94,7 +94,7 @@ describe('the staff print view', () => {
       expect(await staffPage.getByText(/A hidden comment nobody should read/).count()).toBe(0);
       // The SSN is not printed in full.
       expect(await staffPage.content()).not.toContain('123-45-6789');
-      // SPEC §1: read-only text with no header, footer, separators, buttons, nav or popover.
+      // docs/product.md: read-only text with no header, footer, separators, buttons, nav or popover.
       for (const role of ['banner', 'contentinfo', 'navigation', 'button', 'separator'] as const) {
         expect(await staffPage.getByRole(role).count(), role).toBe(0);
       }
@@ -185,7 +185,7 @@ describe('the applicant’s PDF copy', () => {
 
 describe('a prefill link', () => {
   it('fills the form for an anonymous visitor', async () => {
-    // GUIDE.md §3.9: a prefill link never carries the SSN; the command refuses the file.
+    // docs/design-decisions.md, 9: a prefill link never carries the SSN; the command refuses the file.
     await expect(
       createPrefillLink(server, { first_name: 'Grace', ssn: '123-45-6789' }),
     ).rejects.toThrow(/ssn/);

@@ -134,7 +134,7 @@ export function without(
   return Object.fromEntries(Object.entries(answers).filter(([key]) => !drop.has(key)));
 }
 
-/** Add-another counts and tab choices as the SPA saves them (SPEC §7). */
+/** Add-another counts and tab choices as the SPA saves them (docs/api.md). */
 export async function saveLayoutThroughApi(
   page: Page,
   layout: {
@@ -171,7 +171,7 @@ export interface UploadFile {
 }
 
 /**
- * A document answered the way the SPA's upload widget does it (SPEC §7): a presigned POST, the
+ * A document answered the way the SPA's upload widget does it (docs/api.md): a presigned POST, the
  * multipart upload to its URL (fields first, the file last), the conversion started, then its
  * status polled until COMPLETED, when the answer reads ANSWERED.
  */

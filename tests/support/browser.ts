@@ -15,7 +15,7 @@ export const CHROMIUM_FLAGS = [
 ];
 
 /**
- * Debian's Chromium driven by playwright-core (GUIDE.md §5): `npx playwright install` cannot
+ * Debian's Chromium driven by playwright-core (tests/README.md): `npx playwright install` cannot
  * download browsers on these machines. The flags keep it from phoning home or updating itself,
  * and --disable-dev-shm-usage avoids crashes where /dev/shm is small (containers).
  */

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 /**
- * The text of a PDF as poppler's `pdftotext` reads it (GUIDE.md §4: PDFs are tested through
+ * The text of a PDF as poppler's `pdftotext` reads it (ARCHITECTURE.md: PDFs are tested through
  * their text). `raw` keeps the content stream's order, which is the order the renderer wrote.
  */
 export async function extractPdfText(

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const ARTIFACTS_DIR = path.join(REPO_ROOT, 'tests/artifacts');
 
-/** One message of the outbox (GUIDE.md §2). */
+/** One message of the outbox (README.md). */
 export interface OutboxMessage {
   to: string;
   subject: string;

@@ -136,7 +136,7 @@ describe('DocumentUpload', () => {
     expect(await screen.findByLabelText(LABEL)).toBeInTheDocument();
   });
 
-  it('checks the file first with the SPEC messages, without uploading', async () => {
+  it('checks the file first with the documented messages, without uploading', async () => {
     const { calls } = conversionServer({ status: 'COMPLETED', message: 'done' });
     const { user } = renderWidget();
     const input = await screen.findByLabelText(LABEL);

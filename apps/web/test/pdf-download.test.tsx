@@ -1,4 +1,4 @@
-// The applicant's PDF copy on /completion (SPEC §4, §7, §8, §9): polls, link, failure toast.
+// The applicant's PDF copy on /completion (docs/behaviour.md, docs/api.md, docs/errors.md, docs/limits.md): polls, link, failure toast.
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MantineProvider } from '@mantine/core';
@@ -127,7 +127,7 @@ describe('the PDF download button', () => {
     expect(pdfCalls(calls)).toHaveLength(4);
   });
 
-  it('shows the SPEC toast with the returned message when the PDF fails, then slows down', async () => {
+  it('shows the documented toast with the returned message when the PDF fails, then slows down', async () => {
     useFakeIntervals();
     const { calls } = pdfServer(pending, failed);
     renderButton();

@@ -1,4 +1,4 @@
-// The staff print view (SPEC §1, §2, §6): ?service_token= → a read-only print layout.
+// The staff print view (docs/product.md, docs/screens-and-routes.md, docs/roles.md): ?service_token= → a read-only print layout.
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServicePrintResponse } from '@admissions/api-contract';
@@ -59,7 +59,7 @@ describe('the service print view', () => {
     expect(getSession().isServiceUser).toBe(true);
     expect(screen.getByText('U.S. Citizen')).toBeInTheDocument();
     expect(screen.queryByText(/A hidden comment/)).not.toBeInTheDocument();
-    // No header, footer, navigation, buttons, inputs or account popover (SPEC §1). The view's
+    // No header, footer, navigation, buttons, inputs or account popover (docs/product.md). The view's
     // own <header> sits inside <main>, where it is no banner (jsdom's roles ignore that rule).
     expect(screen.getByRole('main')).toBeInTheDocument();
     expect(document.querySelectorAll('header:not(main header), footer, nav, hr')).toHaveLength(0);

@@ -15,7 +15,7 @@ function contrast(a: string, b: string): number {
 }
 
 describe('theme', () => {
-  it('has every colour role of SPEC §1', () => {
+  it('has every colour role of docs/product.md', () => {
     expect(Object.keys(COLOR_ROLES)).toEqual(
       expect.arrayContaining([
         'primary',
@@ -42,7 +42,7 @@ describe('theme', () => {
     expect(contrast(foreground, background)).toBeGreaterThanOrEqual(4.5);
   });
 
-  it('uses Arial and the SPEC breakpoints and sizes', () => {
+  it('uses Arial and the documented breakpoints and sizes', () => {
     expect(theme.fontFamily?.startsWith('Arial')).toBe(true);
     expect(theme.breakpoints?.mobile).toBe(`${675 / 16}em`);
     expect(theme.breakpoints?.tablet).toBe(`${900 / 16}em`);

@@ -40,7 +40,7 @@ import { stripBidiControls } from './display-text';
 
 export type AnswerViewAudience = 'applicant' | 'service';
 
-/** A converted document as the API stores it (SPEC §3 "document answer"). */
+/** A converted document as the API stores it (docs/data-model.md "document answer"). */
 export interface DocumentRecord {
   file_name: string;
   file_size: number;
@@ -48,7 +48,7 @@ export interface DocumentRecord {
 
 export interface AnswerViewExtras {
   partner: PartnerConfig;
-  /** Stored add-another counts by button id (SPEC §3); the definition's default otherwise. */
+  /** Stored add-another counts by button id (docs/data-model.md); the definition's default otherwise. */
   addAnother?: Readonly<Record<string, number>>;
   /** Stored tab choices by tab group id; see resolveChosenTabs for the fallback. */
   tabs?: Readonly<Record<string, string>>;
@@ -64,7 +64,7 @@ export interface AnswerViewExtras {
   applicantCopy?: boolean;
 }
 
-/** The value a file question holds once its document is converted (SPEC §3). */
+/** The value a file question holds once its document is converted (docs/data-model.md). */
 const DOCUMENT_ANSWERED = 'ANSWERED';
 
 const SCHOOL_CODE_NAMES: Partial<Record<NonNullable<Question['category']>, string>> = {

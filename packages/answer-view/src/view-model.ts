@@ -1,4 +1,4 @@
-// The plain view model behind both renderers (GUIDE.md §1): every formatting decision is made here,
+// The plain view model behind both renderers (ARCHITECTURE.md): every formatting decision is made here,
 // once, so the print view on screen and the application PDF cannot disagree. Renderers only lay out.
 import type { PageId } from '@admissions/form';
 

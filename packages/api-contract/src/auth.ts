@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 
 // Schema limits are generous on purpose: the shared rules in @admissions/form give the exact
-// messages of SPEC §5, so the schema only refuses what no person could have typed.
+// messages of docs/validation.md, so the schema only refuses what no person could have typed.
 const Username = Type.String({ maxLength: 1024, description: 'E-mail address' });
 const Password = Type.String({ maxLength: 1024 });
 

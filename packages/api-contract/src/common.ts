@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-/** Every error body (SPEC §7–8): the SPA shows `message` as it is. */
+/** Every error body (docs/api.md, docs/errors.md): the SPA shows `message` as it is. */
 export const ErrorResponse = Type.Object(
   {
     message: Type.String(),

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-/** SPEC §3 PDF statuses, as GET /api/pdf/document-answer/{key} reports them. */
+/** docs/data-model.md PDF statuses, as GET /api/pdf/document-answer/{key} reports them. */
 export const CONVERSION_STATUSES = [
   'COMPLETED',
   'FAILED',
@@ -44,7 +44,7 @@ export type DocumentKeyParams = Static<typeof DocumentKeyParams>;
 export const StartConversionBody = Type.Object(
   {
     file_key: Type.String({ minLength: 1, maxLength: 300 }),
-    // Longer names are accepted here so the conversion can fail with the SPEC §5 message.
+    // Longer names are accepted here so the conversion can fail with the docs/validation.md message.
     file_name: Type.String({ minLength: 1, maxLength: 255 }),
   },
   { additionalProperties: false },
@@ -76,7 +76,7 @@ export const MAX_IMAGE_MEGAPIXELS = 25;
 /** Longest side of a PDF page, in inches (PDF's own limit is 200). */
 export const MAX_PAGE_SIDE_INCHES = 200;
 
-/** Server messages of the document flow (the SPEC §5 file messages live in @admissions/form). */
+/** Server messages of the document flow (the docs/validation.md file messages live in @admissions/form). */
 export const DOCUMENT_MESSAGES = {
   converting: 'Your file is being converted.',
   waiting: 'Your file is waiting to be converted.',

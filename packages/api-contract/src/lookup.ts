@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-/** SPEC §3 autocomplete categories: high schools and colleges by CEEB code, and addresses. */
+/** docs/data-model.md autocomplete categories: high schools and colleges by CEEB code, and addresses. */
 export const LOOKUP_CATEGORIES = ['hs_ceeb', 'college_ceeb', 'address'] as const;
 export type LookupCategory = (typeof LOOKUP_CATEGORIES)[number];
 
@@ -8,7 +8,7 @@ export function isLookupCategory(value: string): value is LookupCategory {
   return (LOOKUP_CATEGORIES as readonly string[]).includes(value);
 }
 
-/** SPEC §9: at most 5 results; a larger max_results is clamped, not refused. */
+/** docs/limits.md: at most 5 results; a larger max_results is clamped, not refused. */
 export const LOOKUP_MAX_RESULTS = 5;
 /** Longer search text is refused (400): nobody types 200 characters into an autocomplete. */
 export const LOOKUP_TEXT_MAX_LENGTH = 200;

@@ -1,4 +1,4 @@
-// Messages the server sends and the SPA shows or matches. SPEC-quoted ones are verbatim.
+// Messages the server sends and the SPA shows or matches. Quoted (docs/) ones are verbatim.
 export const MESSAGES = {
   unexpected: "We've encountered an unexpected error at this time. Please try again later.",
   sessionInvalid: 'Your session is invalid. Please clear your cookies and login again.',

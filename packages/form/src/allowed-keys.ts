@@ -1,5 +1,5 @@
 // What the API accepts in PUT /api/answer: only keys the definition knows (with their companions),
-// each within its length (GUIDE.md §3.5).
+// each within its length (docs/design-decisions.md, 5).
 import { countCharacters, limitForRole } from './answer-keys';
 import { compileDefinition } from './compile';
 import { APPLICATION_DEFINITION } from './definition';

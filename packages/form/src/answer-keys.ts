@@ -1,12 +1,12 @@
 // Which answer keys a question owns, and how long each may be. The API uses this to refuse unknown
-// keys and over-long values (GUIDE.md §3.5); the engine uses it to clear a hidden question whole.
+// keys and over-long values (docs/design-decisions.md, 5); the engine uses it to clear a hidden question whole.
 import type { InputType, Question } from './types';
 import type { PartnerConfig } from './partner';
 import { TEXT_MAX_LENGTH, TEXTAREA_MAX_LENGTH } from './messages';
 
 export const COMPANION_SUFFIX = '_desc';
 
-/** The key holding the label of the chosen option (SPEC §3). */
+/** The key holding the label of the chosen option (docs/data-model.md). */
 export function companionKey(key: string): string {
   return `${key}${COMPANION_SUFFIX}`;
 }

@@ -1,5 +1,5 @@
 // Account rules shared by the SPA's auth cards and the server, so the checklist a person sees
-// and the check the server enforces can never disagree (GUIDE.md §3.1).
+// and the check the server enforces can never disagree (docs/design-decisions.md, 1).
 
 export const PASSWORD_MIN_LENGTH = 12;
 /** Long passphrases are welcome; the cap only bounds hashing cost. Never truncated. */
@@ -68,7 +68,7 @@ export function validateNewPassword(password: string): string[] {
     .map((check) => `Password requirement not met: ${check.label.toLowerCase()}.`);
 }
 
-// Deliberately simple (SPEC §5): something@something.tld, no spaces, one @.
+// Deliberately simple (docs/validation.md): something@something.tld, no spaces, one @.
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function isValidEmail(value: string): boolean {

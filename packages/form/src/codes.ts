@@ -1,4 +1,4 @@
-// Codes the spec names but does not label (SPEC §5 refers to citizenship type 4, early assurance
+// Codes the spec names but does not label (docs/validation.md refers to citizenship type 4, early assurance
 // 12, major THE, ...). The labels are ours; the codes are what the offices' systems already read,
 // so they must never be renumbered. The package README lists them as a table.
 import type { Option } from './types';
@@ -17,7 +17,7 @@ export const CITIZENSHIP_TYPES: readonly Option[] = [
   { value: CITIZENSHIP.international, label: 'International Student (not a U.S. citizen)' },
 ];
 
-/** Codes for which SPEC §5 asks for the three-year business statement. */
+/** Codes for which docs/validation.md asks for the three-year business statement. */
 export const BUSINESS_TRACK_CODES: readonly string[] = ['15', '3', '5', '7', '8', '11', '12'];
 /** The one track that also asks for a step level. */
 export const STEP_TRACK_CODE = '12';
@@ -114,7 +114,7 @@ export const INSTRUMENTS: readonly Option[] = [
 ].map((label) => ({ value: label.toUpperCase().replace(/ /g, '_'), label }));
 
 /**
- * Majors that require ticking an acknowledgement (SPEC §5): the checkbox key, the majors that
+ * Majors that require ticking an acknowledgement (docs/validation.md): the checkbox key, the majors that
  * show it, and the message when it is left unticked.
  */
 export const ACKNOWLEDGEMENTS = [

@@ -27,7 +27,7 @@ function collectConditions(page: Page, section: Section, question: Question): Co
   if (page.showWhen) conditions.push(page.showWhen);
   if (section.showWhen) conditions.push(section.showWhen);
   if (question.showWhen) conditions.push(question.showWhen);
-  // SPEC §4: a dependent select renders only while its controlling answer has options.
+  // docs/behaviour.md: a dependent select renders only while its controlling answer has options.
   if (question.options?.kind === 'dependent') {
     conditions.push(when.in(question.options.key, Object.keys(question.options.byValue)));
   }

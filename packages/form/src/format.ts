@@ -1,6 +1,6 @@
 // Display and as-you-type formatting shared by the inputs, the print view and the PDF.
 
-/** SPEC §5: (NXX) NXX-XXXX, area code and exchange starting 2-9. */
+/** docs/validation.md: (NXX) NXX-XXXX, area code and exchange starting 2-9. */
 export const PHONE_PATTERN = /^\([2-9]\d{2}\) [2-9]\d{2}-\d{4}$/;
 export const SSN_PATTERN = /^\d{3}-\d{2}-\d{4}$/;
 
@@ -33,7 +33,7 @@ export function isChecked(value: string | boolean | undefined): boolean {
   return value === true || value === 'true';
 }
 
-/** SPEC §3 display strings for a checkbox in the print view. */
+/** docs/data-model.md display strings for a checkbox in the print view. */
 export function formatCheckbox(value: string | boolean | undefined): string {
   return isChecked(value) ? CHECKED_DISPLAY : UNCHECKED_DISPLAY;
 }

@@ -1,4 +1,4 @@
-// checkDefinition: the configuration errors SPEC §5 says local development must surface, as a
+// checkDefinition: the configuration errors docs/validation.md says local development must surface, as a
 // list so a test (and the API at start-up) can report all of them at once.
 import { isChoiceType, listOwnedAnswerKeys } from './answer-keys';
 import { listConditionKeys } from './conditions';

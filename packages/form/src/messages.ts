@@ -1,4 +1,4 @@
-// Every applicant-facing validation message of SPEC §5, word for word. Messages that are a
+// Every applicant-facing validation message of docs/validation.md, word for word. Messages that are a
 // question's label live with the question in the definition instead.
 
 export const MINIMUM_AGE = 13;
@@ -53,7 +53,7 @@ export function parentMessage(index: number, message: string): string {
   return `Parent ${index}/Guardian ${index}: ${message}`;
 }
 
-/** The text-area counter of SPEC §5. */
+/** The text-area counter of docs/validation.md. */
 export function formatCharacterCount(count: number, limit: number): string {
   return `Character count: ${count} / ${limit}`;
 }

@@ -22,7 +22,7 @@ function countryName(alpha2: string): string {
   return (Array.isArray(name) ? name[0] : name) ?? alpha2;
 }
 
-// ISO 3166-1 alpha-3 codes are the stored values: stable, and what SPEC §5's "USA or CAN" means.
+// ISO 3166-1 alpha-3 codes are the stored values: stable, and what docs/validation.md's "USA or CAN" means.
 const ALL_COUNTRIES: readonly Option[] = (countryCodes as readonly (readonly string[])[])
   .map(([alpha2 = '', alpha3 = '']) => ({ value: alpha3, label: countryName(alpha2) }))
   .sort(byLabel);
@@ -30,7 +30,7 @@ const ALL_COUNTRIES: readonly Option[] = (countryCodes as readonly (readonly str
 const BLANK: Option = { value: '', label: '' };
 const unitedStates = ALL_COUNTRIES.find((c) => c.value === USA);
 
-/** Blank first, then the United States, then every other country by name (SPEC §3). */
+/** Blank first, then the United States, then every other country by name (docs/data-model.md). */
 export const COUNTRIES: readonly Option[] = [
   BLANK,
   ...(unitedStates ? [unitedStates] : []),

@@ -1,4 +1,4 @@
-// The question-to-page map behind the missing-information links `{page}#{questionKey}` (SPEC §1).
+// The question-to-page map behind the missing-information links `{page}#{questionKey}` (docs/product.md).
 import { compileDefinition } from './compile';
 import { APPLICATION_DEFINITION } from './definition';
 import type { ApplicationDefinition, PageId, ValidationErrors } from './types';

@@ -1,4 +1,4 @@
-// The institution's details (SPEC §3 "Partner configuration"). One typed default for an example
+// The institution's details (docs/data-model.md "Partner configuration"). One typed default for an example
 // university; a deployment overrides any part of it with a JSON file named in the service config.
 import { isValidEmail } from './auth-rules';
 
@@ -15,7 +15,7 @@ export interface PartnerConfig {
   /** Subject line prefilled in the help e-mail link. */
   helpEmailSubject: string;
   helpPartnerName: string;
-  /** Text-area character limit for essays (SPEC §9: 7000). */
+  /** Text-area character limit for essays (docs/limits.md: 7000). */
   textAreaLimit: number;
   /** CEEB and other institutional codes. */
   schoolCodes: { ceeb: string; act: string; toefl: string };

@@ -65,7 +65,7 @@ export type OptionSource = IndependentOptionSource | DependentOptionSource;
 export interface RequiredRule {
   /** Required only while this holds (the question must also be visible). */
   when?: Condition;
-  /** Defaults to the question's label (SPEC §5: "the label serves as the message"). */
+  /** Defaults to the question's label (docs/validation.md: "the label serves as the message"). */
   message?: string;
 }
 
@@ -109,7 +109,7 @@ export interface Question {
   category?: AutocompleteCategory;
   /** Overrides the type's default limit (text 45, text area 1500). */
   maxLength?: number;
-  /** Essays use the partner's text-area limit (SPEC §9: 7000) instead of the default 1500. */
+  /** Essays use the partner's text-area limit (docs/limits.md: 7000) instead of the default 1500. */
   usesPartnerLimit?: boolean;
   showWhen?: Condition;
   required?: RequiredRule;

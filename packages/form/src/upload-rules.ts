@@ -1,5 +1,5 @@
-// SPEC §5 file rules, checked in the browser before uploading and again by the server (which also
-// checks the content itself, GUIDE.md §3.10).
+// docs/validation.md file rules, checked in the browser before uploading and again by the server (which also
+// checks the content itself, docs/design-decisions.md, 10).
 import { MESSAGES } from './messages';
 
 export const MAX_FILE_SIZE_BYTES = 1024 * 1024;

@@ -1,4 +1,4 @@
-// validateAnswers: every rule of SPEC §5 that concerns the application's answers, read from the
+// validateAnswers: every rule of docs/validation.md that concerns the application's answers, read from the
 // definition. Hidden questions are cleared first and never validated.
 import { countCharacters, limitForRole } from './answer-keys';
 import { compileDefinition, type QuestionEntry } from './compile';
@@ -124,7 +124,7 @@ function validateQuestion(
   }
 
   if (question.yearKey) {
-    // SPEC §5: month and year errors are combined on the month-year field.
+    // docs/validation.md: month and year errors are combined on the month-year field.
     const year = answers[question.yearKey] ?? '';
     if (isAnswered(value) !== isAnswered(year)) addHere(MESSAGES.monthYearIncomplete);
     if (isAnswered(value) && question.options && !isOptionValue(question.options, value, options)) {

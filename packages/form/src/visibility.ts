@@ -1,5 +1,5 @@
-// What shows, given the answers. Hidden means not required, not validated and cleared (GUIDE.md
-// §4). Note the direction: SPEC §4 says a section "is hidden when its condition holds"; here every
+// What shows, given the answers. Hidden means not required, not validated and cleared
+// (ARCHITECTURE.md). Note the direction: docs/behaviour.md says a section "is hidden when its condition holds"; here every
 // condition is written as `showWhen`, the condition under which it shows, which reads plainly.
 import { listOwnedAnswerKeys } from './answer-keys';
 import { compileDefinition, type QuestionEntry } from './compile';
@@ -115,7 +115,7 @@ export function isQuestionVisible(
   return isEntryVisible(found.entry, effective, context);
 }
 
-/** SPEC §4: when a controlling answer changes, each dependent select and its `_desc` clear. */
+/** docs/behaviour.md: when a controlling answer changes, each dependent select and its `_desc` clear. */
 export function listDependentAnswerKeys(definition: ApplicationDefinition, key: string): string[] {
   const dependents = compileDefinition(definition).dependents.get(key) ?? [];
   return dependents.flatMap((entry) => entry.owned.map((owned) => owned.key));

@@ -22,7 +22,7 @@ import {
   type PageId,
 } from '../src';
 
-// Every answer key SPEC §3 names, with its page, written out from the spec text.
+// Every answer key docs/data-model.md names, with its page, written out from the spec text.
 const prefixed = (prefixes: string[], fields: string[]) =>
   prefixes.flatMap((p) => fields.map((f) => `${p}${f}`));
 

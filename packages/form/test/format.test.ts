@@ -72,7 +72,7 @@ describe('validateUploadFile', () => {
     expect(validateUploadFile(file)).toEqual(expected);
   });
 
-  it('uses the SPEC wording', () => {
+  it('uses the documented wording', () => {
     expect(MESSAGES.fileTooLarge).toBe('Your file is too large. The maximum file size is 1 MB.');
     expect(MESSAGES.fileType).toBe(
       'You can only enter the following file types: .png, .jpeg, .jpg, .pdf, .docx',

@@ -32,7 +32,7 @@ describe('validateAnswers on a complete application', () => {
   });
 });
 
-describe('required fields: the label is the message (SPEC §5)', () => {
+describe('required fields: the label is the message (docs/validation.md)', () => {
   it.each([
     ['first_name', 'First/Given Name'],
     ['last_name', 'Last/Family Name'],

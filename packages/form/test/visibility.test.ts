@@ -22,7 +22,7 @@ const def = APPLICATION_DEFINITION;
 const visible = (key: string, answers: Record<string, string>) =>
   isQuestionVisible(def, key, answers);
 
-describe('standardized test questions (SPEC §4)', () => {
+describe('standardized test questions (docs/behaviour.md)', () => {
   it.each([
     [{ test_taken_ind: 'Y', citizenship_type: '4' }, 'toefl_taken', true],
     [{ test_taken_ind: 'Y', citizenship_type: '4' }, 'ielts_taken', true],

@@ -27,7 +27,7 @@ ALTER TABLE "application_pdfs" ADD CONSTRAINT "application_pdfs_user_id_users_id
 CREATE INDEX "application_pdfs_status_idx" ON "application_pdfs" USING btree ("status","updated_at");--> statement-breakpoint
 CREATE INDEX "service_audit_user_idx" ON "service_audit" USING btree ("user_id","created_at");--> statement-breakpoint
 CREATE INDEX "service_audit_token_idx" ON "service_audit" USING btree ("token_id");--> statement-breakpoint
--- Append-only (GUIDE §3.8): the application may insert and read, never change or remove a row.
+-- Append-only (docs/design-decisions.md, 8): the application may insert and read, never change or remove a row.
 -- Hand-written (drizzle-kit does not model triggers); the same SQL runs on PGlite and PostgreSQL.
 CREATE FUNCTION "service_audit_append_only"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

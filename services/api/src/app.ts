@@ -107,7 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // so the refusal carries the security headers.
   registerCrossSiteGuard(app, config);
   // Before routing, authentication and body parsing: a service token never writes, whatever
-  // the route (GUIDE §3.9). After helmet, so the 403 carries the security headers too.
+  // the route (docs/design-decisions.md, 9). After helmet, so the 403 carries the security headers too.
   registerReadOnlyGuard(app);
   if (deps.metrics) registerMetrics(app, deps.metrics, config);
   await app.register(cookie);
@@ -133,7 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(swaggerUi, {
       routePrefix: '/docs',
       staticCSP: true,
-      // The UI's own policy, hardened like every other page (GUIDE §3.11): it uses no <base>
+      // The UI's own policy, hardened like every other page (docs/design-decisions.md, 11): it uses no <base>
       // and is never framed.
       transformStaticCSP: (header) =>
         header

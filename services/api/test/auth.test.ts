@@ -51,7 +51,7 @@ describe.each(availableDrivers())('accounts on %s', (driver) => {
   });
 
   afterAll(async () => {
-    // No password, code, reset id or session cookie may reach the logs (GUIDE §3.8).
+    // No password, code, reset id or session cookie may reach the logs (docs/design-decisions.md, 8).
     const log = t.logs.join('');
     expect(log.length).toBeGreaterThan(0);
     for (const secret of secrets) {
@@ -106,7 +106,7 @@ describe.each(availableDrivers())('accounts on %s', (driver) => {
     expect(after.json().message).toBe(MESSAGES.sessionInvalid);
   });
 
-  it('gives every auth message of SPEC §5 for bad input', async () => {
+  it('gives every auth message of docs/validation.md for bad input', async () => {
     const cases: [string, unknown, string][] = [
       [
         '/public/signup',

@@ -231,7 +231,7 @@ describe('document conversion', () => {
       () => buildMacroDocx(),
       DOCUMENT_MESSAGES.unsafeContent,
     ],
-  ])('refuses %s with the SPEC message', async (_label, fileName, bytes, message) => {
+  ])('refuses %s with the documented message', async (_label, fileName, bytes, message) => {
     expect([...fileName].length).toBeLessThanOrEqual(33);
     const error = await rejection(converter.convert({ bytes: bytes(), fileName }));
     expect(error.userMessage).toBe(message);

@@ -127,7 +127,7 @@ describe.each(availableDrivers())('documents on %s', (driver) => {
       FORM_MESSAGES.fileNameTooLong,
     ],
   ])(
-    'fails %s with the SPEC message and clears the answer',
+    'fails %s with the documented message and clears the answer',
     async (_label, name, bytes, message) => {
       const jar = await freshApplicant();
       await client.api(jar, 'PUT', '/api/answer', { [DOC]: 'ANSWERED' });
@@ -176,7 +176,7 @@ describe.each(availableDrivers())('documents on %s', (driver) => {
     // minutes.
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 10_000);
     for (const pid of pids) expect(processExists(pid)).toBe(false);
-    // The failure cleared the earlier document too (SPEC §4: on FAILED the answer is cleared).
+    // The failure cleared the earlier document too (docs/behaviour.md: on FAILED the answer is cleared).
     expect((await client.api(jar, 'GET', '/api/document-answer')).json()).toEqual({});
   });
 

@@ -1,4 +1,4 @@
-// Security suite (issue #9, GUIDE §3.11): the security headers on every route of the OpenAPI
+// Security suite (issue #9, docs/design-decisions.md, 11): the security headers on every route of the OpenAPI
 // document (anonymous, with an applicant's session, with a service token on the staff routes),
 // the SPA and its history fallback, /health, /docs when enabled, a 404, a 429 — over http and,
 // with Strict-Transport-Security, over https.

@@ -1,4 +1,4 @@
-// Staff access with service tokens (GUIDE §3.8, §3.9): one applicant per token, read-only,
+// Staff access with service tokens (docs/design-decisions.md, 8, docs/data-model.md.9): one applicant per token, read-only,
 // expiring, every read audited in an append-only table.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';

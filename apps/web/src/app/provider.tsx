@@ -27,7 +27,7 @@ export function AppProvider({
 }: AppProviderProps) {
   return (
     <MantineProvider theme={theme} env={env} defaultColorScheme="light">
-      {/* SPEC §9: toasts can be swiped away to the right. Error toasts stay five minutes, so
+      {/* docs/limits.md: toasts can be swiped away to the right. Error toasts stay five minutes, so
           they sit at the bottom, clear of the header's account button and the card. */}
       <Suspense fallback={null}>
         <Notifications position="bottom-center" allowDragDismiss limit={5} />

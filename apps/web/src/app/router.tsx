@@ -13,13 +13,13 @@ import { RootLayout } from './routes/root-layout';
 
 export type AppRouter = ReturnType<typeof createBrowserRouter>;
 
-/** SPEC §2: unknown paths go to the default route, keeping the query string (tokens ride on it). */
+/** docs/screens-and-routes.md: unknown paths go to the default route, keeping the query string (tokens ride on it). */
 function RedirectToDefault() {
   const { search, hash } = useLocation();
   return <Navigate to={{ pathname: DEFAULT_ROUTE, search, hash }} replace />;
 }
 
-// Page bundles load on demand per route (SPEC §7); the frame routes are small and eager.
+// Page bundles load on demand per route (docs/api.md); the frame routes are small and eager.
 const load = {
   login: () => import('./routes/auth/login'),
   signup: () => import('./routes/auth/signup'),
@@ -81,7 +81,7 @@ export const routes: RouteObject[] = [
         ],
       },
       { path: PATHS.completion, lazy: load.completion },
-      // Staff, read-only (SPEC §1): no frame, no idle time-out, its own bundle.
+      // Staff, read-only (docs/product.md): no frame, no idle time-out, its own bundle.
       { path: PATHS.print, lazy: load.print },
       { path: '*', element: <RedirectToDefault /> },
     ],
@@ -89,7 +89,7 @@ export const routes: RouteObject[] = [
 ];
 
 /**
- * SPEC §8: a 401 from the applicant API clears the cache and sends the applicant to /login with
+ * docs/errors.md: a 401 from the applicant API clears the cache and sends the applicant to /login with
  * the session message. Returns the disconnect function (tests build many apps).
  */
 export function connectSessionHandling(router: AppRouter, queryClient: QueryClient): () => void {

@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 
 export interface IdleConfig {
-  /** Inactivity after which a logged-in applicant is logged out (SPEC §9). */
+  /** Inactivity after which a logged-in applicant is logged out (docs/limits.md). */
   timeoutMs: number;
   /** How long before the time-out the "Still working?" dialog appears. */
   warningMs: number;

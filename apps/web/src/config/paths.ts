@@ -15,8 +15,8 @@ export const PATHS = {
   print: PRINT_VIEW_PATH,
 } as const;
 
-/** SPEC §2: the query parameter that turns the session into a service user's print view. */
+/** docs/screens-and-routes.md: the query parameter that turns the session into a service user's print view. */
 export const SERVICE_TOKEN_PARAM = 'service_token';
 
-/** SPEC §2: /about is the default route; unknown paths and a successful login land here. */
+/** docs/screens-and-routes.md: /about is the default route; unknown paths and a successful login land here. */
 export const DEFAULT_ROUTE = PATHS.about;

@@ -1,6 +1,6 @@
 import { Anchor, Modal, createTheme, type MantineColorsTuple } from '@mantine/core';
 
-// Brown, amber and grey (SPEC §1). Shade 7 is the filled shade everywhere so that white text on
+// Brown, amber and grey (docs/product.md). Shade 7 is the filled shade everywhere so that white text on
 // any filled colour and any shade-7+ text on white pass WCAG AA; the contrast test holds us to it.
 const brown: MantineColorsTuple = [
   '#f7f1ec',
@@ -69,7 +69,7 @@ const green: MantineColorsTuple = [
   '#113e18',
 ];
 
-/** The colour roles of SPEC §1, as concrete values other code and the contrast test use. */
+/** The colour roles of docs/product.md, as concrete values other code and the contrast test use. */
 export const COLOR_ROLES = {
   primary: brown[7],
   secondary: amber[6],
@@ -88,13 +88,13 @@ export type ColorRole = keyof typeof COLOR_ROLES;
 
 export const BREAKPOINTS_PX = { mobile: 675, tablet: 900 } as const;
 
-/** Media queries for the two SPEC breakpoints (max-width: below or at the breakpoint). */
+/** Media queries for the two breakpoints (docs/product.md) (max-width: below or at the breakpoint). */
 export const MEDIA = {
   mobile: `(max-width: ${BREAKPOINTS_PX.mobile}px)`,
   tablet: `(max-width: ${BREAKPOINTS_PX.tablet}px)`,
 } as const;
 
-/** Modal widths (SPEC §2): desktop and tablet. */
+/** Modal widths (docs/screens-and-routes.md): desktop and tablet. */
 export const MODAL_SIZES = {
   xs: { desktop: '30rem', tablet: '30rem' },
   s: { desktop: '60rem', tablet: '70vw' },
@@ -103,7 +103,7 @@ export const MODAL_SIZES = {
 
 export type ModalSize = keyof typeof MODAL_SIZES;
 
-/** Spinner sizes (SPEC §2). */
+/** Spinner sizes (docs/screens-and-routes.md). */
 export const LOADING_SIZES = { xs: '0.4rem', s: '0.8rem', m: '2rem' } as const;
 
 const FONT_STACK = 'Arial, "Helvetica Neue", Helvetica, sans-serif';
@@ -120,7 +120,7 @@ export const theme = createTheme({
   fontFamily: FONT_STACK,
   fontFamilyMonospace: 'Menlo, Consolas, "Courier New", monospace',
   headings: { fontFamily: FONT_STACK },
-  // Mantine expects the xs–xl keys; sm and md are the SPEC's mobile and tablet breakpoints.
+  // Mantine expects the xs–xl keys; sm and md are the mobile and tablet breakpoints (docs/product.md).
   breakpoints: {
     xs: em(480),
     sm: em(BREAKPOINTS_PX.mobile),

@@ -1,5 +1,5 @@
 // After react-pdf: append the converted documents, give each its bookmark, and stamp "Page X of Y"
-// on every page (GUIDE.md §6: a react-pdf `render` prop for page numbers costs ~40 % of a render,
+// on every page (docs/measurements.md: a react-pdf `render` prop for page numbers costs ~40 % of a render,
 // stamping them here costs a few milliseconds and also numbers the appended documents' pages).
 // An uploaded document's page has no margin we can trust (a short or wide page is full to its
 // edges), so each one grows a blank footer band below what it shows and its number goes there.

@@ -98,7 +98,7 @@ const personal: Section = {
     text('preferred_name', 'Preferred Name'),
     phone('phone_home', 'Home Phone', {
       format: { kind: 'phone', message: MESSAGES.phoneHomeInvalid },
-      // SPEC §5: home is required unless a cell or an international number is given.
+      // docs/validation.md: home is required unless a cell or an international number is given.
       required: required(
         when.and(when.notAnswered('phone_mobile'), when.notAnswered('phone_international')),
         MESSAGES.phoneRequired,

@@ -102,11 +102,11 @@ interface AddressOptions {
   /** Key prefix: '' (permanent), 'mailing_', 'parent_', 'hs_2_', ... */
   prefix: string;
   lineTwo: boolean;
-  /** The first line searches addresses (SPEC §3 autocomplete category `address`). */
+  /** The first line searches addresses (docs/data-model.md autocomplete category `address`). */
   lookup: boolean;
-  /** SPEC §5: address line, city and country required (the permanent address). */
+  /** docs/validation.md: address line, city and country required (the permanent address). */
   requireLines: boolean;
-  /** SPEC §5: state required for the USA and Canada, ZIP of at least 5 for the USA. */
+  /** docs/validation.md: state required for the USA and Canada, ZIP of at least 5 for the USA. */
   stateZipRules: boolean;
   labels?: { line1?: string };
 }

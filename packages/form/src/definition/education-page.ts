@@ -226,7 +226,7 @@ const TESTS: readonly TestInfo[] = [
 
 const INTERNATIONAL_TESTS: readonly string[] = ['toefl', 'duolingo', 'ielts'];
 
-// SPEC §4: scores and "again" when taken is Y, plan and unsure when N, intended when again is Y.
+// docs/behaviour.md: scores and "again" when taken is Y, plan and unsure when N, intended when again is Y.
 function testSection(test: TestInfo): Section {
   const t = test.id;
   const taken = when.equals(`${t}_taken`, 'Y');

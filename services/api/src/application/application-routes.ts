@@ -175,7 +175,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<ApplicationRouteOption
     handler: async (request) => {
       const { tab_id, chosen_tab } = request.body;
       const { userId } = currentUser(request);
-      // SPEC §4: refused while the tab's file is converting; the file of the tab left is deleted.
+      // docs/behaviour.md: refused while the tab's file is converting; the file of the tab left is deleted.
       const files = (await options.documents?.prepareTabSwitch(userId, tab_id, chosen_tab)) ?? [];
       await service.chooseTab(userId, tab_id, chosen_tab);
       await options.documents?.finishTabSwitch(userId, files);

@@ -30,7 +30,7 @@ import {
   updateUnsubmitted,
 } from './application-store';
 
-// Entries accumulate in this order; their count is the status (SPEC §4).
+// Entries accumulate in this order; their count is the status (docs/behaviour.md).
 const STATUS_ORDER: readonly WebStatus[] = ['started', 'validating', 'submitted'];
 
 export interface ApplicationDeps {

@@ -5,7 +5,7 @@ import { applications } from '../db/schema';
 import { AppError } from '../lib/app-error';
 import { seal, unseal } from '../lib/crypto';
 
-/** Answers encrypted at rest (GUIDE §3.7); everything else is plain JSONB. */
+/** Answers encrypted at rest (docs/design-decisions.md, 7); everything else is plain JSONB. */
 export const ENCRYPTED_ANSWER_KEYS: ReadonlySet<string> = new Set([
   'ssn',
   'alien_registration_number',
@@ -38,7 +38,7 @@ export async function findApplication(db: Db, userId: string): Promise<Applicati
 
 /**
  * Runs one UPDATE of an application that is not yet submitted. A submitted application answers
- * 409 for every mutation (GUIDE §3.6); a missing row (an account confirmed before applications
+ * 409 for every mutation (docs/design-decisions.md, 6); a missing row (an account confirmed before applications
  * existed) is created and the update retried.
  */
 export async function updateUnsubmitted(
@@ -66,11 +66,7 @@ export async function updateUnsubmitted(
  * status. Only the sealed answers are decrypted here (they are part of the response); everything
  * else goes from the database to the socket without being parsed. null when there is no row yet.
  */
-export async function readProfileJson(
-  db: Db,
-  userId: string,
-  key: Buffer,
-): Promise<string | null> {
+export async function readProfileJson(db: Db, userId: string, key: Buffer): Promise<string | null> {
   const result = await db.execute<{ answer: string; sensitive: string | null; rest: string }>(sql`
     SELECT a.answer::text AS answer,
       CASE WHEN a.sensitive = '{}'::jsonb THEN NULL ELSE a.sensitive::text END AS sensitive,

@@ -1,7 +1,7 @@
 // Prefilled answer sets (`npm run cli -- prefill`): an anonymous visitor opens /about?token=… and
 // GET /public/tmp serves the answers. The token is random (256 bits) and stored only as its
 // SHA-256, like every other link token; SSN, alien registration number and the disciplinary
-// answers are refused (GUIDE §3.9), file questions too (a document cannot be prefilled).
+// answers are refused (docs/design-decisions.md, 9), file questions too (a document cannot be prefilled).
 import { SENSITIVE_ANSWER_KEYS, checkAnswerPatch, type PartnerConfig } from '@admissions/form';
 import type { Db } from '../db/connect';
 import { temporaryAnswers } from '../db/schema';

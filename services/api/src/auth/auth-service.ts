@@ -52,7 +52,7 @@ function requireUncommonPassword(password: string): void {
 }
 
 /**
- * The public account routes. Each does the same work whatever the address (GUIDE §3.3: the
+ * The public account routes. Each does the same work whatever the address (docs/design-decisions.md, 3: the
  * answers are alike, and so is their timing): every e-mail is decided by the mail worker
  * (auth/account-mail.ts) from a queued request, argon2 runs on every path that takes a
  * password, and each lookup is one statement whichever way it ends.

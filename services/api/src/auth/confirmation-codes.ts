@@ -4,7 +4,7 @@ import { confirmationCodes, users } from '../db/schema';
 import { hmac, safeEqualHex } from '../lib/crypto';
 import { allowanceKey, takeAllowanceSql, type Allowance } from '../mail/address-allowance';
 
-// GUIDE §3.4 and Cognito's defaults.
+// docs/design-decisions.md, 4 and Cognito's defaults.
 export const CODE_TTL_MS = 24 * 60 * 60 * 1000;
 export const CODE_MAX_ATTEMPTS = 5;
 /**

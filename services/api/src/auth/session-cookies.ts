@@ -12,7 +12,7 @@ export function sessionCookieName(settings: CookieSettings): string {
   return settings.secure ? '__Host-sid' : 'sid';
 }
 
-/** The JavaScript-readable marker the SPA uses to know it is logged in (SPEC §6). No secret. */
+/** The JavaScript-readable marker the SPA uses to know it is logged in (docs/roles.md). No secret. */
 export function markerCookieName(settings: CookieSettings): string {
   return `${LOGIN_MARKER_COOKIE_PREFIX}.${settings.clientId}.LastAuthUser`;
 }

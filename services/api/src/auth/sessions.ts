@@ -3,7 +3,7 @@ import type { Db } from '../db/connect';
 import { sessions, users } from '../db/schema';
 import { generateToken, hashToken } from '../lib/crypto';
 
-/** GUIDE §3.2: sliding idle limit and absolute lifetime, both enforced here, not by the cookie. */
+/** docs/design-decisions.md, 2: sliding idle limit and absolute lifetime, both enforced here, not by the cookie. */
 export const SESSION_IDLE_MS = 15 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 

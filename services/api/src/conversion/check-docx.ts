@@ -1,4 +1,4 @@
-// The docx package is inspected, bounded and cleaned before LibreOffice sees it (GUIDE §3.10).
+// The docx package is inspected, bounded and cleaned before LibreOffice sees it (docs/design-decisions.md, 10).
 // A pure function of the bytes (the sandbox pool runs it in a child process):
 //   - the zip: a bounded number of entries, sizes and ratios measured while inflating;
 //   - every XML part parsed with a real XML parser (saxes: namespaces resolved, so a prefix other
@@ -25,7 +25,7 @@ export const DOCX_LIMITS = {
   maxEntryBytes: 16 * 1024 * 1024,
   /** Uncompressed bytes of the whole package. */
   maxTotalBytes: 32 * 1024 * 1024,
-  /** Compression ratio allowed for entries bigger than ratioFloorBytes (the bomb in GUIDE §6 is ~280). */
+  /** Compression ratio allowed for entries bigger than ratioFloorBytes (the bomb in docs/measurements.md is ~280). */
   maxRatio: 100,
   ratioFloorBytes: 1024 * 1024,
 };

@@ -21,7 +21,7 @@ export interface ConvertRequest {
   fileName: string;
 }
 
-/** The checks that need no parsing, in the order the SPA shows them (SPEC §5). */
+/** The checks that need no parsing, in the order the SPA shows them (docs/validation.md). */
 export function checkUpload({ bytes, fileName }: ConvertRequest): DocumentType {
   if ([...fileName].length > MAX_FILE_NAME_LENGTH) {
     throw new DocumentRejectedError('FILE_NAME_TOO_LONG');

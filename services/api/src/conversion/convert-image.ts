@@ -2,7 +2,7 @@
 // What a PDF viewer shows exactly as stored is passed through: a baseline/progressive 8-bit grey or
 // YCbCr JPEG as DCTDecode, and an 8-bit, one-pass grey or RGB PNG without transparency or a gamma
 // to apply as its own IDAT data in a FlateDecode stream with the PNG predictor (lossless, ~50×
-// faster than embedPng, GUIDE §6). Everything else is decoded by libvips (image-pixels.ts): PNGs
+// faster than embedPng, docs/measurements.md). Everything else is decoded by libvips (image-pixels.ts): PNGs
 // into 8-bit pixels on white embedded losslessly the same way, JPEGs re-encoded as YCbCr JPEG.
 // Both converters stay pure (bytes in, PDF bytes out) so a sandboxed worker can run them.
 import {

@@ -1,4 +1,4 @@
-// What a file is, from its first bytes (GUIDE §3.10: by content, never by name).
+// What a file is, from its first bytes (docs/design-decisions.md, 10: by content, never by name).
 import { looksLikeTruncatedDocx } from './check-docx';
 import { isEncryptedOfficePackage } from './compound-file';
 import { listZipEntries } from './zip-entries';

@@ -126,7 +126,7 @@ export const applications = pgTable(
       .$type<Record<string, string>>()
       .notNull()
       .default(sql`'{}'::jsonb`),
-    /** SSN and alien registration number, each sealed with AES-256-GCM (GUIDE §3.7). */
+    /** SSN and alien registration number, each sealed with AES-256-GCM (docs/design-decisions.md, 7). */
     sensitive: jsonb('sensitive')
       .$type<Record<string, string>>()
       .notNull()
@@ -213,7 +213,7 @@ export const documentUploads = pgTable(
 );
 
 /**
- * The latest conversion per applicant and file question (SPEC §3 statuses). `token` changes with
+ * The latest conversion per applicant and file question (docs/data-model.md statuses). `token` changes with
  * every new upload, so a job for a replaced or deleted conversion finds nothing to update.
  */
 export const documentConversions = pgTable(
@@ -268,7 +268,7 @@ export const applicationPdfs = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     audience: text('audience').notNull(),
     version: integer('version').notNull(),
-    /** UNPROCESSED, IN_PROGRESS, COMPLETED or FAILED (SPEC §3 PDF statuses). */
+    /** UNPROCESSED, IN_PROGRESS, COMPLETED or FAILED (docs/data-model.md PDF statuses). */
     status: text('status').notNull(),
     token: text('token').notNull(),
     /** The stored PDF of the latest completed generation (kept until a newer one replaces it). */
@@ -285,7 +285,7 @@ export const applicationPdfs = pgTable(
 );
 
 /**
- * Every staff read (GUIDE §3.8): which token read which applicant, when, and which answer and
+ * Every staff read (docs/design-decisions.md, 8): which token read which applicant, when, and which answer and
  * document keys it was shown, never their values. Append-only: a trigger (migration
  * 0004_print_and_pdf) refuses UPDATE, DELETE and TRUNCATE. No foreign key to users, so deleting
  * an account neither deletes nor is blocked by its audit trail.
@@ -312,7 +312,7 @@ export const serviceAudit = pgTable(
   ],
 );
 
-// Lookups (SPEC §3 autocomplete categories): one table per category. `search_text` is the name
+// Lookups (docs/data-model.md autocomplete categories): one table per category. `search_text` is the name
 // lowercased, unaccented and reduced to letters, digits and single spaces by normalizeSearchText()
 // in JS at import time, so both drivers compare the same bytes. A text_pattern_ops btree serves
 // prefix matches; a pg_trgm GIN index serves word-prefix and fuzzy matches.

@@ -383,7 +383,7 @@ export function createDocumentStore(db: Db) {
 
     /**
      * Marks the conversion FAILED with the reason and clears the answer and any earlier document
-     * (SPEC §4). Returns the removed document's PDF key; 'stale' when the conversion moved on,
+     * (docs/behaviour.md). Returns the removed document's PDF key; 'stale' when the conversion moved on,
      * 'frozen' when the application was submitted (then only the conversion row records why).
      */
     async failConversion(

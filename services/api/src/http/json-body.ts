@@ -64,7 +64,7 @@ export function findJsonShapeProblem(
 }
 
 /**
- * The only JSON parser of the app. SPEC §7: the SPA sends a JSON content type on every call, body
+ * The only JSON parser of the app. docs/api.md: the SPA sends a JSON content type on every call, body
  * or not (DELETE, submit), so an empty JSON body means "no body"; too deep or duplicate keys →
  * 400; anything else goes through Fastify's prototype-poisoning-safe parser.
  */

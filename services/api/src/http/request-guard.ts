@@ -13,7 +13,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * A request that changes something: any method but GET/HEAD/OPTIONS, and GET /api/logout, which
- * SPEC names as a GET but ends the session.
+ * docs/api.md names as a GET but ends the session.
  */
 export function isStateChanging(request: FastifyRequest): boolean {
   if (!SAFE_METHODS.has(request.method)) return true;

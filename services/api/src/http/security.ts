@@ -22,7 +22,7 @@ export function isApiPath(url: string): boolean {
   return API_PREFIXES.some((prefix) => url.startsWith(prefix));
 }
 
-/** Helmet with the hardened CSP of GUIDE §3.11, no-store on API answers, rate limits. */
+/** Helmet with the hardened CSP of docs/design-decisions.md, 11, no-store on API answers, rate limits. */
 export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
   await app.register(helmet, {
     contentSecurityPolicy: {

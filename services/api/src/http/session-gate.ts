@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequireSession } from '../auth/require-session';
 import { checkBodyType } from './request-guard';
 
-/** Every route under /api/ needs a session (SPEC §7); the others are public. */
+/** Every route under /api/ needs a session (docs/api.md); the others are public. */
 function needsSession(request: FastifyRequest): boolean {
   return request.routeOptions.url?.startsWith('/api/') === true;
 }

@@ -1,7 +1,7 @@
 import { Ajv, type AnySchema, type ErrorObject } from 'ajv';
 import type { FastifyRouteSchemaDef } from 'fastify/types/schema';
 
-// Unknown keys are refused, never silently dropped (GUIDE §3.5). JSON bodies are checked as sent:
+// Unknown keys are refused, never silently dropped (docs/design-decisions.md, 5). JSON bodies are checked as sent:
 // a number where text belongs is an error, not something to coerce. Query strings and params
 // arrive as text, so those may be coerced to the declared type.
 const shared = {

@@ -16,7 +16,7 @@ export type JobQueue = PgBoss;
 
 /**
  * pg-boss on whichever database the app uses. On PGlite it runs through the same single
- * connection as the app (GUIDE §6: exec for parameterless scripts, query otherwise).
+ * connection as the app (docs/measurements.md: exec for parameterless scripts, query otherwise).
  */
 export interface JobQueueOptions {
   /** Told how long each job handler of this process ran and how it ended (the metrics). */

@@ -41,7 +41,7 @@ export interface Secrets {
   hmacKey: Buffer;
   /** AES-256-GCM key for data at rest (queued e-mails now; SSN later). */
   encryptionKey: Buffer;
-  /** HMAC-SHA256 key that signs staff service tokens (GUIDE §3.9). */
+  /** HMAC-SHA256 key that signs staff service tokens (docs/design-decisions.md, 9). */
   serviceTokenKey: Buffer;
   /** HMAC-SHA256 key that signs the short-lived application PDF download links. */
   downloadLinkKey: Buffer;

@@ -20,7 +20,7 @@ export interface LookupRouteOptions {
 }
 
 /**
- * GET /lookup/find (SPEC §7 "Lookup"): public, because anonymous visitors fill the form too. A
+ * GET /lookup/find (docs/api.md "Lookup"): public, because anonymous visitors fill the form too. A
  * failed search answers an empty list (the SPA then offers "Use: …"), never an error to handle.
  */
 export const lookupRoutes: FastifyPluginAsyncTypebox<LookupRouteOptions> = async (app, options) => {

@@ -17,7 +17,7 @@ export interface Mailer {
 }
 
 /**
- * SMTP when SMTP_URL is set; otherwise the outbox (GUIDE §2): one JSON file per message under
+ * SMTP when SMTP_URL is set; otherwise the outbox (README.md): one JSON file per message under
  * DATA_DIR/outbox with to, subject, text, html and sentAt. Only the subject is logged.
  */
 export function createMailer(options: {

@@ -11,7 +11,7 @@ function carriesServiceToken(url: string): boolean {
 }
 
 /**
- * Service access is read-only (GUIDE §3.9): every method but GET on /service/*, and every method
+ * Service access is read-only (docs/design-decisions.md, 9): every method but GET on /service/*, and every method
  * but GET/HEAD anywhere when the request carries a service token, is refused with 403 before
  * routing, authentication or body parsing, so nothing can change.
  */

@@ -1,4 +1,4 @@
-// The staff read audit (GUIDE §3.8): one row per successful read, written before the data leaves.
+// The staff read audit (docs/design-decisions.md, 8): one row per successful read, written before the data leaves.
 // The table refuses UPDATE, DELETE and TRUNCATE itself (trigger in migration 0004_print_and_pdf).
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/connect';

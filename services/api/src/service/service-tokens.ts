@@ -1,4 +1,4 @@
-// Staff service tokens (GUIDE §3.9): `<payload>.<signature>`, both base64url. The payload names one
+// Staff service tokens (docs/design-decisions.md, 9): `<payload>.<signature>`, both base64url. The payload names one
 // applicant (`sub`), so a token can only ever read that applicant; the signature is HMAC-SHA256
 // with a key derived from SECRET_KEY for this purpose alone. Read-only is enforced by the routes
 // (only GET /service/* accepts a token) and by the read-only guard.

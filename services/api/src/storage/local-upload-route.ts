@@ -51,7 +51,7 @@ export const localUploadRoute: FastifyPluginAsyncTypebox<{
 
   app.post(LOCAL_UPLOAD_PATH, {
     bodyLimit: UPLOAD_POLICY.maxBytes + 64 * 1024,
-    // Not under an API prefix of http/security.ts, but an API answer all the same (GUIDE §3.11).
+    // Not under an API prefix of http/security.ts, but an API answer all the same (docs/design-decisions.md, 11).
     onSend: async (_request, reply) => {
       reply.header('cache-control', 'no-store');
     },

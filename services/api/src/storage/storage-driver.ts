@@ -13,7 +13,7 @@ export interface UploadPolicy {
   expiresInSeconds: number;
 }
 
-/** Every upload link: 1 byte to 1 MB (SPEC §5), valid for at most 10 minutes. */
+/** Every upload link: 1 byte to 1 MB (docs/validation.md), valid for at most 10 minutes. */
 export const UPLOAD_POLICY: UploadPolicy = {
   minBytes: 1,
   maxBytes: MAX_FILE_SIZE_BYTES,

@@ -29,7 +29,7 @@ export function RootLayout() {
       }
     };
   }, []);
-  // SPEC §2: a service token on any path opens the staff print view, before any other route
+  // docs/screens-and-routes.md: a service token on any path opens the staff print view, before any other route
   // (the application root would otherwise load an applicant's profile).
   if (
     location.pathname !== PATHS.print &&

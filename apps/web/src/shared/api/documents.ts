@@ -1,4 +1,4 @@
-// SPEC §7 document calls: presigned upload, conversion start/status/delete, document answers.
+// docs/api.md document calls: presigned upload, conversion start/status/delete, document answers.
 import {
   API_ROUTES,
   MESSAGES,
@@ -25,7 +25,7 @@ export function getPresignedUrl(answerKey: string): Promise<PresignedUrlResponse
 }
 
 /**
- * POSTs the file with the presigned fields as multipart form data (SPEC §7). This is the one call
+ * POSTs the file with the presigned fields as multipart form data (docs/api.md). This is the one call
  * that is not JSON, so it cannot go through fetchJson; its errors read the same way.
  */
 export async function uploadToPresignedUrl(

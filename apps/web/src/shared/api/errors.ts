@@ -1,4 +1,4 @@
-// The two error kinds of SPEC §8. Both carry the message the person sees as-is.
+// The two error kinds of docs/errors.md. Both carry the message the person sees as-is.
 
 export class ServerError extends Error {
   override readonly name: string = 'ServerError';

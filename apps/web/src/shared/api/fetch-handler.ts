@@ -13,7 +13,7 @@ export interface FetchOptions {
 }
 
 /**
- * The one way the SPA talks to the server (SPEC §7–8): JSON in, JSON out, and every failure
+ * The one way the SPA talks to the server (docs/api.md, docs/errors.md): JSON in, JSON out, and every failure
  * turned into an error whose message can be shown to the applicant unchanged.
  */
 export async function fetchJson<T>(

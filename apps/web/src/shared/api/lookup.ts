@@ -7,7 +7,7 @@ import {
 } from '@admissions/api-contract';
 import { fetchJson } from './fetch-handler';
 
-/** SPEC §7 Lookup: search as the applicant types. Failures are silent: an empty list. */
+/** docs/api.md Lookup: search as the applicant types. Failures are silent: an empty list. */
 export async function fetchLookupItems(
   category: LookupCategory,
   text: string,

@@ -1,4 +1,4 @@
-// Route code loads on demand (SPEC §7); this starts that download a moment early, when the
+// Route code loads on demand (docs/api.md); this starts that download a moment early, when the
 // applicant shows where they are going (pointing at a link, submitting the login form), so the
 // navigation itself rarely waits. The app registers its route modules; features only name paths.
 type ModuleLoader = () => Promise<unknown>;

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { LOGIN_MARKER_COOKIE_PREFIX } from '@admissions/api-contract';
 
-// SPEC §6: logged in means a cookie whose name starts with CognitoIdentityServiceProvider exists.
+// docs/roles.md: logged in means a cookie whose name starts with CognitoIdentityServiceProvider exists.
 // The real session cookie is HttpOnly; this marker only tells the UI which face to show.
 
 export interface SessionSnapshot {

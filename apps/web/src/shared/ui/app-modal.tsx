@@ -7,7 +7,7 @@ export interface AppModalProps {
   opened: boolean;
   onClose: () => void;
   title: ReactNode;
-  /** SPEC §2 sizes; xs unless told otherwise. */
+  /** docs/screens-and-routes.md sizes; xs unless told otherwise. */
   size?: ModalSize;
   closeOnClickOutside?: boolean;
   children: ReactNode;

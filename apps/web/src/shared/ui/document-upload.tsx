@@ -1,4 +1,4 @@
-// The upload widget of a file question (SPEC §4 "Uploaded file states", §5 "File upload", §8).
+// The upload widget of a file question (docs/behaviour.md "Uploaded file states", docs/validation.md "File upload", docs/errors.md).
 // Self-contained: it talks to the document API itself and reports the answer and the conversion
 // status upwards, so the form page only stores the answer and the tabs can refuse to switch.
 import { useEffect, useId, useRef, useState } from 'react';
@@ -25,7 +25,7 @@ import { AppModal } from './app-modal';
 import { showErrorToast } from './notify';
 import classes from './document-upload.module.css';
 
-/** SPEC §4: UNPROCESSED and IN_PROGRESS poll every 2000 ms; the others stop. */
+/** docs/behaviour.md: UNPROCESSED and IN_PROGRESS poll every 2000 ms; the others stop. */
 export const CONVERSION_POLL_MS = 2000;
 export const ANONYMOUS_UPLOAD_MESSAGE =
   'This question can be finished once you have created an account.';

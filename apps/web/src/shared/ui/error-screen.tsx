@@ -4,7 +4,7 @@ export const ERROR_SCREEN_TITLE = 'Something went wrong.';
 export const ERROR_SCREEN_TEXT =
   'The issue that caused you to see this has been logged. We will get it fixed as soon as possible.';
 
-/** The generic screen behind every error boundary (SPEC §2). */
+/** The generic screen behind every error boundary (docs/screens-and-routes.md). */
 export function ErrorScreen() {
   return (
     <Container size="sm" py="xl">

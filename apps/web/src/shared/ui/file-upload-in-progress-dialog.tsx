@@ -3,7 +3,7 @@ import { DOCUMENT_MESSAGES } from '@admissions/api-contract';
 import { AppModal } from './app-modal';
 
 /**
- * SPEC §4 Tabs: shown instead of switching when the tab's file is still converting (or is
+ * docs/behaviour.md Tabs: shown instead of switching when the tab's file is still converting (or is
  * unprocessed), or its deletion failed (the server answers 409 to PUT /api/tabs then).
  */
 export function FileUploadInProgressDialog({

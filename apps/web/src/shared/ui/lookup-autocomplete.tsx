@@ -3,7 +3,7 @@ import { Combobox, Loader, TextInput, useCombobox } from '@mantine/core';
 import type { LookupCategory, LookupItem, LookupRecord } from '@admissions/api-contract';
 import { fetchLookupItems, fetchLookupRecord } from '../api/lookup';
 
-// SPEC §9: debounce 200 ms, at most 500 ms between searches while typing goes on.
+// docs/limits.md: debounce 200 ms, at most 500 ms between searches while typing goes on.
 const DEBOUNCE_MS = 200;
 const MAX_WAIT_MS = 500;
 const FREE_TEXT = '\u0000free-text';

@@ -1,6 +1,6 @@
 import { notifications } from '@mantine/notifications';
 
-// SPEC §8–9: error toasts stay 300000 ms so nobody misses why something failed; success 5000 ms.
+// docs/errors.md, docs/limits.md: error toasts stay 300000 ms so nobody misses why something failed; success 5000 ms.
 export const TOAST_DURATION_MS = 5000;
 export const ERROR_TOAST_DURATION_MS = 300000;
 

@@ -1,4 +1,4 @@
-"""One long-lived UNO client for one LibreOffice process (GUIDE.md section 6).
+"""One long-lived UNO client for one LibreOffice process (docs/measurements.md).
 
 Run with Debian's /usr/bin/python3 (python3-uno). Speaks JSON lines on stdin/stdout:
   -> {"id": 1, "input": "/abs/in.docx", "output": "/abs/out.pdf", "filter": "MS Word 2007 XML"}

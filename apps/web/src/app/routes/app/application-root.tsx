@@ -20,7 +20,7 @@ import { getSession, isLoggedIn } from '../../../shared/lib/session';
 import { FullScreenLoader } from '../../../shared/ui/full-screen-loader';
 import { showErrorToast } from '../../../shared/ui/notify';
 
-/** The form pages' root route (SPEC §2): loads the profile, builds the snapshot, shows the frame. */
+/** The form pages' root route (docs/screens-and-routes.md): loads the profile, builds the snapshot, shows the frame. */
 export function Component() {
   // Decided on arrival: when a session ends, the code ending it navigates (with its message)
   // before dropping the marker, and this route must not race it with a bare redirect.
@@ -35,7 +35,7 @@ function LoggedInApplication() {
   // A 401 has already sent the applicant to /login; other errors went to the boundary.
   if (!profile.data || !addAnother.data || !tabs.data) return <FullScreenLoader />;
   const snapshot = buildClientSnapshot(profile.data, getSession());
-  // SPEC §2: a submitted application lives on /completion.
+  // docs/screens-and-routes.md: a submitted application lives on /completion.
   if (snapshot.web_status === 'submitted') return <Navigate to={PATHS.completion} replace />;
   return (
     <ApplicationShell

@@ -12,7 +12,7 @@ export function logOut(options: { sessionRedirect?: boolean } = {}): Promise<Mes
 }
 
 /**
- * The popover's Log Out (SPEC §4): to /login with the logout message and an empty cache.
+ * The popover's Log Out (docs/behaviour.md): to /login with the logout message and an empty cache.
  * A 401 is handled by the fetch handler (session message); anything else is a real failure
  * and goes to the error boundary.
  */

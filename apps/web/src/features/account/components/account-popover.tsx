@@ -19,7 +19,7 @@ export function AccountTriggerContent({ session }: { session: SessionSnapshot })
   );
 }
 
-/** SPEC §2 "Account popover": who is logged in and how to leave, or how to get in. */
+/** docs/screens-and-routes.md "Account popover": who is logged in and how to leave, or how to get in. */
 export function AccountPopover() {
   const session = useSession();
   if (session.isServiceUser) return null;

@@ -12,7 +12,7 @@ export const IDLE_TEXTS = {
 // /about does not pay for a modal it cannot show.
 const IdleWatcher = lazy(() => import('./idle-watcher').then((m) => ({ default: m.IdleWatcher })));
 
-/** SPEC §4 inactivity time-out; only a logged-in applicant has a session to protect. */
+/** docs/behaviour.md inactivity time-out; only a logged-in applicant has a session to protect. */
 export function IdleTimeout() {
   const { isLoggedIn, isServiceUser } = useSession();
   if (!isLoggedIn || isServiceUser) return null;

@@ -7,7 +7,7 @@ import { IDLE_TEXTS } from './idle-timeout';
 
 const ACTIVITY_EVENTS = ['mousemove', 'mousedown', 'keydown', 'touchstart', 'wheel', 'scroll'];
 
-/** Watches activity and warns before the time-out (SPEC §4); loaded by IdleTimeout. */
+/** Watches activity and warns before the time-out (docs/behaviour.md); loaded by IdleTimeout. */
 export function IdleWatcher() {
   const { timeoutMs, warningMs, tickMs } = useIdleConfig();
   const idleLogout = useIdleLogout();

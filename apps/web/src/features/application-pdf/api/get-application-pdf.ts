@@ -8,7 +8,7 @@ import { queryOptions, useQuery, type Query } from '@tanstack/react-query';
 import { ServerError } from '../../../shared/api/errors';
 import { fetchJson } from '../../../shared/api/fetch-handler';
 
-/** SPEC §4, §9: every 1000 ms until the first final result, then every 600000 ms. */
+/** docs/behaviour.md, docs/limits.md: every 1000 ms until the first final result, then every 600000 ms. */
 export const PDF_POLL_MS = 1000;
 export const PDF_SETTLED_POLL_MS = 600_000;
 
@@ -18,7 +18,7 @@ export function isPdfPending(status: ConversionStatus | undefined): boolean {
   return status === undefined || PENDING.includes(status);
 }
 
-/** SPEC §7 GET /api/pdf. A FAILED status raises an error with the returned message (SPEC §4). */
+/** docs/api.md GET /api/pdf. A FAILED status raises an error with the returned message (docs/behaviour.md). */
 export async function getApplicationPdf(): Promise<ApplicationPdfResponse> {
   const pdf = await fetchJson<ApplicationPdfResponse>(API_ROUTES.applicationPdf, 'GET');
   if (pdf.status === 'FAILED') throw new ServerError(pdf.message || MESSAGES.unexpected, 200);

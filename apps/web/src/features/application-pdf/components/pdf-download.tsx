@@ -6,7 +6,7 @@ import { useApplicationPdf } from '../api/get-application-pdf';
 
 export const PDF_DOWNLOAD_LABEL = 'Download a PDF copy of your application';
 export const PDF_PREPARING_TEXT = 'Preparing the PDF copy of your application…';
-/** SPEC §8: the toast's label, verbatim. */
+/** docs/errors.md: the toast's label, verbatim. */
 export const PDF_ERROR_TITLE = 'Error downloading PDF copy of your application.';
 const PDF_ERROR_TOAST_ID = 'application-pdf-error';
 
@@ -17,9 +17,9 @@ const PDF_ERROR_TOAST_ID = 'application-pdf-error';
 export const PDF_LINK_FRESH_MS = 60_000;
 
 /**
- * The applicant's own application PDF (SPEC §4, §7): made by a job on the server, polled until
+ * The applicant's own application PDF (docs/behaviour.md, docs/api.md): made by a job on the server, polled until
  * ready, then a plain link that downloads it. A failure (FAILED or the request failing) is the
- * SPEC §8 toast; pressing the button again asks again.
+ * docs/errors.md toast; pressing the button again asks again.
  */
 export function PdfDownload() {
   const pdf = useApplicationPdf();

@@ -4,7 +4,7 @@ import { fetchJson } from '../../../shared/api/fetch-handler';
 
 const RETRIES = 2;
 
-/** POST /api/web-status, retried twice on failure (SPEC §7); the server only moves forward. */
+/** POST /api/web-status, retried twice on failure (docs/api.md); the server only moves forward. */
 export async function postWebStatus(
   webStatus: WebStatusBody['web_status'],
 ): Promise<MessageResponse> {

@@ -55,7 +55,7 @@ export interface ApplicationApi {
   snapshot: ClientSnapshot;
   addAnother: Readonly<Record<string, number>>;
   tabs: Readonly<Record<string, string>>;
-  /** Per-field errors: only while validating (SPEC §5). */
+  /** Per-field errors: only while validating (docs/validation.md). */
   errors: ValidationErrors;
   visibleKeys: ReadonlySet<string>;
   saveState: SaveState;
@@ -69,7 +69,7 @@ export interface ApplicationApi {
   chooseTab: (groupId: string, tabId: string, fromTabId: string) => Promise<'done' | 'blocked'>;
   reportUploadStatus: (key: string, status: string) => void;
   addBlock: (groupId: string, count: number) => Promise<void>;
-  /** A step-navigation click (SPEC §2). */
+  /** A step-navigation click (docs/screens-and-routes.md). */
   goToPage: (path: string) => Promise<void>;
   /** The save button: saves, then moves to `target` if given. */
   save: (target?: string) => Promise<void>;
@@ -145,7 +145,7 @@ export function ApplicationProvider({
     return saver.flush();
   }, [saver]);
 
-  // SPEC §4: a logged-in applicant with no status starts the application.
+  // docs/behaviour.md: a logged-in applicant with no status starts the application.
   const started = useRef(false);
   useEffect(() => {
     if (started.current || !loggedIn || snapshot.web_status !== null) return;
@@ -156,7 +156,7 @@ export function ApplicationProvider({
     });
   }, [loggedIn, snapshot.web_status, updateSnapshot]);
 
-  // SPEC §2: resume the saved last page once, then report every path change while in progress.
+  // docs/screens-and-routes.md: resume the saved last page once, then report every path change while in progress.
   const resumed = useRef(false);
   const reported = useRef<string | null>(initial.snapshot.last_page);
   useEffect(() => {
@@ -215,7 +215,7 @@ export function ApplicationProvider({
         partner: getPartner(),
       });
       const next: Record<string, string> = { ...current, ...patch };
-      // SPEC §4: answers of questions this change hides are cleared, here and on the server.
+      // docs/behaviour.md: answers of questions this change hides are cleared, here and on the server.
       for (const hidden of listHiddenAnswerKeys(APPLICATION_DEFINITION, next, {
         tabs: tabsRef.current,
       })) {
@@ -240,7 +240,7 @@ export function ApplicationProvider({
     void navigate(PATHS.signup, { state: buildCarriedState({ ...answersRef.current }) });
   }, [navigate]);
 
-  /** SPEC §5: in the validating state the errors are posted before they are shown. */
+  /** docs/validation.md: in the validating state the errors are posted before they are shown. */
   const postCurrentValidations = useCallback(async (): Promise<ValidationErrors> => {
     const found = validate(answersRef.current, tabsRef.current);
     if (Object.keys(found).length > 0) await postValidations(found).catch(() => undefined);
@@ -331,7 +331,7 @@ export function ApplicationProvider({
       const group = APPLICATION_DEFINITION.tabGroups.find((g) => g.id === groupId);
       const leaving = group?.tabs.find((t) => t.id === fromTabId)?.questionKey;
       const leavingStatus = leaving ? uploadStatuses.current.get(leaving) : undefined;
-      // SPEC §4: no switching while the file of the tab being left is still converting.
+      // docs/behaviour.md: no switching while the file of the tab being left is still converting.
       if (leavingStatus === 'IN_PROGRESS' || leavingStatus === 'UNPROCESSED') return 'blocked';
       if (snapshotRef.current.is_logged_in) {
         try {

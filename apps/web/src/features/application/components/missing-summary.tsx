@@ -8,7 +8,7 @@ export const SUMMARY_TITLE = "We're missing some information!";
 export const SUMMARY_BODY =
   'The links below show what still needs to be completed. Please complete them and then resubmit your application.';
 
-/** SPEC §1: only while validating; links `{page}#{questionKey}`, plain text without a page. */
+/** docs/product.md: only while validating; links `{page}#{questionKey}`, plain text without a page. */
 export function MissingSummary() {
   const { snapshot, errors, summaryFocusRequest } = useApplication();
   const ref = useRef<HTMLDivElement>(null);
@@ -25,7 +25,7 @@ export function MissingSummary() {
   if (!visible) return null;
   const summary = summarizeErrors(APPLICATION_DEFINITION, errors);
   if (import.meta.env.DEV && summary.unmapped.length > 0) {
-    // SPEC §8 missing-page warning, local development only.
+    // docs/errors.md missing-page warning, local development only.
     console.warn(
       `Question keys without a page: ${summary.unmapped.map((i) => i.key).join(', ')}. ` +
         'They do not correlate to a page; update the page mapping of the error summary.',

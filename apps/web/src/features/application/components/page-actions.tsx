@@ -6,7 +6,7 @@ import { useApplication } from './application-provider';
 import { SaveStatus } from './save-status';
 import classes from './application-page.module.css';
 
-// SPEC §2 default sizes of the page action buttons.
+// docs/screens-and-routes.md default sizes of the page action buttons.
 export const SAVE_BUTTON_SIZE = { w: '15rem', h: '3rem' } as const;
 export const SUBMIT_BUTTON_SIZE = { w: '10rem', h: '3rem' } as const;
 

@@ -3,7 +3,7 @@ import { APPLICATION_DEFINITION } from '@admissions/form';
 import { useApplication } from './application-provider';
 import classes from './step-nav.module.css';
 
-/** The three steps (SPEC §2): links replace the history entry; the current one is active. */
+/** The three steps (docs/screens-and-routes.md): links replace the history entry; the current one is active. */
 export function StepNav() {
   const app = useApplication();
   const { pathname } = useLocation();

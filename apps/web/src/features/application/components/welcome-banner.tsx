@@ -15,7 +15,7 @@ export const BANNER_TEXTS = {
 } as const;
 
 /**
- * SPEC §1: shown if the application is submitted, or the visitor is not logged in, or has not
+ * docs/product.md: shown if the application is submitted, or the visitor is not logged in, or has not
  * yet changed page.
  */
 export function WelcomeBanner() {

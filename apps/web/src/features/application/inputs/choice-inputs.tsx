@@ -75,7 +75,7 @@ export function CheckboxField(props: InputProps) {
 }
 
 /**
- * Month and year as two native selects in one fieldset; their errors are combined (SPEC §5) in
+ * Month and year as two native selects in one fieldset; their errors are combined (docs/validation.md) in
  * one message that both selects reference. Plain elements, because Mantine's inputs replace an
  * aria-describedby they did not compute themselves.
  */

@@ -3,7 +3,7 @@ import type { InputProps } from './input-props';
 
 export { ANONYMOUS_UPLOAD_MESSAGE } from '../../../shared/ui/document-upload';
 
-/** A document question: the upload widget; an anonymous visitor cannot upload (SPEC §6). */
+/** A document question: the upload widget; an anonymous visitor cannot upload (docs/roles.md). */
 export function FileField(props: InputProps) {
   return (
     // The wrapper carries the question's id for summary links (focus goes to the file input).

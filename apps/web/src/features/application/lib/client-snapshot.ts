@@ -2,7 +2,7 @@ import type { ProfileResponse } from '@admissions/api-contract';
 
 export type WebStatus = 'started' | 'validating' | 'submitted';
 
-/** SPEC §3 client snapshot. */
+/** docs/data-model.md client snapshot. */
 export interface ClientSnapshot {
   web_status: WebStatus | null;
   last_page: string | null;
@@ -16,7 +16,7 @@ export interface ClientSnapshot {
 const STATUS_BY_COUNT: readonly (WebStatus | null)[] = [null, 'started', 'validating', 'submitted'];
 const RECOGNISED = new Set<string>(['started', 'validating', 'submitted']);
 
-/** SPEC §4: the count of distinct recognised entries gives the status (0 none … 3 submitted). */
+/** docs/behaviour.md: the count of distinct recognised entries gives the status (0 none … 3 submitted). */
 export function deriveWebStatus(entries: readonly { web_status: string }[]): WebStatus | null {
   const distinct = new Set(entries.map((e) => e.web_status).filter((s) => RECOGNISED.has(s)));
   return STATUS_BY_COUNT[Math.min(distinct.size, 3)] ?? null;
@@ -32,7 +32,7 @@ export function buildClientSnapshot(
     is_logged_in: session.isLoggedIn,
     username: (profile?.username ?? session.username).toLowerCase(),
     is_service_user: session.isServiceUser,
-    // SPEC §3: the length of successful_login, or 1 when missing.
+    // docs/data-model.md: the length of successful_login, or 1 when missing.
     num_logins: profile?.successful_login.length || 1,
     has_changed_page: false,
   };

@@ -3,7 +3,7 @@ import type { MessageResponse } from '@admissions/api-contract';
 import { fetchJson } from '../../../shared/api/fetch-handler';
 
 /**
- * After login, what the visitor typed before having an account is saved (SPEC §1, §4). Keys the
+ * After login, what the visitor typed before having an account is saved (docs/product.md, docs/behaviour.md). Keys the
  * definition does not know (an old tab, a stale link) are left out rather than failing the save.
  */
 export async function saveCarriedAnswers(

@@ -3,7 +3,7 @@ import { checkPassword } from '@admissions/form';
 import classes from './password-checklist.module.css';
 
 /**
- * The live requirements list (SPEC §2), built from the same rules the server enforces. It is
+ * The live requirements list (docs/screens-and-routes.md), built from the same rules the server enforces. It is
  * rendered as the password input's description, so it is announced with the input.
  */
 export function PasswordChecklist({ password }: { password: string }) {

@@ -9,7 +9,7 @@ import {
 type FieldName = keyof AuthFields;
 
 /**
- * Card state with the SPEC §4 rule: validate on every change and on submit. A field shows its
+ * Card state with the docs/behaviour.md rule: validate on every change and on submit. A field shows its
  * messages once it has been changed, and every field does after a submit attempt.
  */
 export function useAuthForm(form: AuthForm, initialValues: AuthFields) {

@@ -2,7 +2,7 @@ import { Alert } from '@mantine/core';
 import { type PartnerConfig } from '@admissions/form';
 import { getPartner } from '../../../shared/lib/partner';
 
-/** SPEC §1: the partner's alert shows only between its start and end dates (inclusive). */
+/** docs/product.md: the partner's alert shows only between its start and end dates (inclusive). */
 export function isAlertActive(alert: PartnerConfig['alert'], now: Date): boolean {
   if (!alert.start || !alert.end || !alert.message) return false;
   const today = now.toISOString().slice(0, 10);

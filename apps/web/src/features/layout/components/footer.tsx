@@ -13,7 +13,7 @@ const loadPrivacyModal = () => import('./privacy-modal');
 const HelpModal = lazy(() => loadHelpModal().then((m) => ({ default: m.HelpModal })));
 const PrivacyModal = lazy(() => loadPrivacyModal().then((m) => ({ default: m.PrivacyModal })));
 
-/** Postal address, Help and Privacy, and the copyright for the current year (SPEC §1). */
+/** Postal address, Help and Privacy, and the copyright for the current year (docs/product.md). */
 export function Footer() {
   const [openModal, setOpenModal] = useState<OpenModal>(null);
   // Once opened, a dialog stays rendered so that closing it plays Mantine's transition.

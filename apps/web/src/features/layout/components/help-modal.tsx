@@ -6,7 +6,7 @@ export function buildHelpMailto(email: string, subject: string): string {
   return `mailto:${email}?subject=${encodeURIComponent(subject)}`;
 }
 
-/** SPEC §1 Help: technical help by e-mail, a PDF reader note, and the admissions office. */
+/** docs/product.md Help: technical help by e-mail, a PDF reader note, and the admissions office. */
 export function HelpModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const partner = getPartner();
   const phoneHref = `tel:${partner.admissionPhone.replace(/[^0-9+]/g, '')}`;

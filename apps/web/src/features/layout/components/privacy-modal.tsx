@@ -17,7 +17,7 @@ const BROWSER_COOKIE_HELP = [
 
 const ANALYTICS_OPT_OUT = 'https://tools.google.com/dlpage/gaoptout';
 
-/** SPEC §1 Privacy: policy and cookie notice, browser controls, analytics opt-out, contact. */
+/** docs/product.md Privacy: policy and cookie notice, browser controls, analytics opt-out, contact. */
 export function PrivacyModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const partner = getPartner();
   const external = { target: '_blank', rel: 'noopener noreferrer' } as const;

@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { SERVICE_TOKEN_PARAM } from '../../../config/paths';
 import { fetchJson } from '../../../shared/api/fetch-handler';
 
-/** SPEC §7: GET /service/tmp-pdf?service_token=… — the answers the print view shows. */
+/** docs/api.md: GET /service/tmp-pdf?service_token=… — the answers the print view shows. */
 export function getServicePrint(token: string): Promise<ServicePrintResponse> {
   const query = new URLSearchParams({ [SERVICE_TOKEN_PARAM]: token }).toString();
   // A refused token (401 expired or invalid, 403) is the staff member's problem to see, not an

@@ -23,7 +23,7 @@ export const PRINT_REOPEN_MESSAGE =
   'new one if it has expired.';
 
 /**
- * The staff print view (SPEC §1): `?service_token=` makes the session a service user's, the token
+ * The staff print view (docs/product.md): `?service_token=` makes the session a service user's, the token
  * moves from the address bar into memory, and the applicant's answers show as read-only text with
  * no header, footer, navigation, buttons or popover. The browser's own print prints it.
  */
