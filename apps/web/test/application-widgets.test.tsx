@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '@admissions/api-contract';
+import { formatPasteCut } from '@admissions/form';
 import type { ProfileResponse } from '@admissions/api-contract';
 import {
   findPlaceLookupPrefix,
@@ -134,6 +135,37 @@ describe('add-another and tabs', () => {
     ]);
     const panel = await screen.findByRole('tabpanel');
     expect(within(panel).getByText('Character count: 0 / 7000')).toBeInTheDocument();
+  });
+});
+
+describe('pasting into a text area', () => {
+  // Issue 17: a 10,000-character essay pasted into a 7000-character box lost its last 3000
+  // characters with nothing said.
+  it('says how much of a paste that did not fit was left out', async () => {
+    setLoginMarker();
+    const { calls } = stubFetch({
+      'GET /api/profile': { body: profile({}) },
+      'PUT /api/tabs': { body: { message: 'Saved.' } },
+    });
+    const { user } = renderApp({ path: '/education' });
+    const tabs = await screen.findAllByRole('tab', { name: 'Type Your Response' }, SLOW);
+    await user.click(tabs[tabs.length - 1] as HTMLElement);
+    const panel = await screen.findByRole('tabpanel');
+    const essay = within(panel).getByRole('textbox');
+    await user.click(essay);
+    await user.paste('a'.repeat(10_000));
+    expect(essay).toHaveAccessibleDescription(expect.stringContaining(formatPasteCut(7000, 3000)));
+    // A paste that fits says nothing.
+    await user.clear(essay);
+    await user.paste('b'.repeat(100));
+    expect(within(panel).queryByText(/were left out/)).not.toBeInTheDocument();
+    // Saved on blur, so no save of this test is still on its way when the next one starts.
+    await user.tab();
+    await waitFor(() =>
+      expect(callsTo(calls, 'PUT', '/api/answer')).toContainEqual({
+        personal_statement_essay: 'b'.repeat(100),
+      }),
+    );
   });
 });
 

@@ -165,6 +165,17 @@ describe('conditional sections and answers', () => {
     );
   });
 
+  // Issue 17: the certification box (required to submit) was the one required question
+  // without the asterisk every other one shows.
+  it('marks a required checkbox like every other required question', async () => {
+    stubFetch({});
+    renderApp({ path: '/final-steps' });
+    await findPageTitle('Final Steps');
+    const certify = screen.getByRole('checkbox', { name: /I certify/ });
+    expect(certify).toHaveAttribute('aria-required', 'true');
+    expect(certify.closest('.mantine-Checkbox-root')?.textContent).toMatch(/own\.\s*\*$/);
+  });
+
   it('tells an anonymous visitor that uploads need an account', async () => {
     stubFetch({});
     renderApp({ path: '/education' });

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '@admissions/form';
 import { MESSAGES } from '@admissions/api-contract';
@@ -142,6 +142,29 @@ describe('/confirm', () => {
     await user.click(screen.getByRole('button', { name: 'Confirm Account' }));
     expect(await screen.findByText('Confirm Card Error')).toBeInTheDocument();
     expect(screen.getByText(MESSAGES.codeRejected)).toBeInTheDocument();
+  });
+
+  // Issue 17: a wrong code, then the right one: the stale "invalid code" toast followed the
+  // applicant onto /login and, after logging in, across the first page of the application.
+  it('withdraws the failure toast once the code is entered again and accepted', async () => {
+    let attempt = 0;
+    stubFetch({
+      'POST /public/confirm': () =>
+        ++attempt === 1
+          ? { status: 400, body: { message: MESSAGES.codeRejected } }
+          : { body: { message: MESSAGES.confirmed } },
+    });
+    const { user } = renderApp({ path: '/confirm', state: handedOver });
+    const code = await screen.findByLabelText(/Confirmation code/);
+    await user.type(code, '123456');
+    await user.click(screen.getByRole('button', { name: 'Confirm Account' }));
+    expect(await screen.findByText(MESSAGES.codeRejected)).toBeInTheDocument();
+    await user.clear(code);
+    await user.type(code, '654321');
+    await user.click(screen.getByRole('button', { name: 'Confirm Account' }));
+    expect(await screen.findByRole('heading', { name: 'Log In' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText(MESSAGES.codeRejected)).not.toBeInTheDocument());
+    expect(screen.queryByText('Confirm Card Error')).not.toBeInTheDocument();
   });
 
   it('resends the code with a "Success" toast', async () => {

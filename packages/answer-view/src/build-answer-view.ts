@@ -343,11 +343,10 @@ export function buildAnswerView(
       const answeredOnly =
         audience === 'service' &&
         (sectionPlan.optional || (repeat !== undefined && repeat.index > 1));
-      // The applicant's copy shows what they answered: an optional group or a later
-      // add-another block with nothing in it (Parent 2, Relative 2–4, Ethnicity) is left out.
-      const skipWhenEmpty =
-        extras.applicantCopy === true &&
-        (sectionPlan.optional || (repeat !== undefined && repeat.index > 1));
+      // The applicant's copy shows what they answered: any group or block with nothing in it
+      // (Parent 1 or 2, Relative 1–4, Ethnicity) is left out rather than printed as bare labels.
+      // Required groups always hold an answer once submitted, so only optional content goes.
+      const skipWhenEmpty = extras.applicantCopy === true;
       const withTabs = extras.applicantCopy !== true;
       let answeredRows = 0;
       const rows: AnswerRow[] = [];

@@ -303,6 +303,21 @@ describe('buildAnswerView', () => {
       expect(essay?.rows.some((r) => r.tab)).toBe(false);
     });
 
+    // Issue 17: an applicant who left Parent 1/Guardian 1 blank got a page of eleven bare
+    // labels under that heading in their PDF copy.
+    it('applicant copy: a first block or group with nothing answered is left out too', () => {
+      const noParent = Object.fromEntries(
+        Object.entries(sparse).filter(([key]) => !key.startsWith('parent_')),
+      );
+      const copy = build(noParent, { ...extras, applicantCopy: true });
+      expect(sectionIds(copy)).not.toContain('parent-1');
+      expect(sectionIds(copy)).not.toContain('parent-2');
+      // A group with one answer stays whole, empty rows included.
+      expect(row(copy, 'middle_name')?.value).toBe('');
+      // Staff still see the empty first block: what was left blank is information to them.
+      expect(sectionIds(build(noParent, { ...extras, audience: 'service' }))).toContain('parent-1');
+    });
+
     it('service: answered rows only in optional groups and later add-another blocks', () => {
       const view = build(sparse, { ...extras, audience: 'service' });
       // Required groups keep their empty rows: staff see what was left blank.

@@ -53,6 +53,15 @@ export function parentMessage(index: number, message: string): string {
   return `Parent ${index}/Guardian ${index}: ${message}`;
 }
 
+/**
+ * Said under a text area when a paste did not fit: the browser keeps the first `limit`
+ * characters and drops the rest without a word, and the applicant would not know their essay
+ * lost its ending (issue 17).
+ */
+export function formatPasteCut(limit: number, left: number): string {
+  return `Only the first ${limit} characters fit: the last ${left} characters you pasted were left out.`;
+}
+
 /** The text-area counter of docs/validation.md. */
 export function formatCharacterCount(count: number, limit: number): string {
   return `Character count: ${count} / ${limit}`;

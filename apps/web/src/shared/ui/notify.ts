@@ -24,6 +24,20 @@ export function showErrorToast(
   });
 }
 
+/**
+ * An auth card's failure, keyed by its title: a new attempt replaces it and a success withdraws
+ * it, so a stale "This confirmation code is invalid…" does not follow the applicant onto /login
+ * and the application once the right code went through (issue 17).
+ */
+export function showCardErrorToast(title: string, message: string): void {
+  notifications.hide(title);
+  showErrorToast(title, message, { id: title });
+}
+
+export function hideCardErrorToast(title: string): void {
+  notifications.hide(title);
+}
+
 export function showSuccessToast(message: string, title = 'Success'): void {
   notifications.show({
     title,

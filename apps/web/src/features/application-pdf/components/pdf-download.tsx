@@ -3,6 +3,7 @@ import { Button, Loader, Stack, Text } from '@mantine/core';
 import { MESSAGES } from '@admissions/api-contract';
 import { showErrorToast } from '../../../shared/ui/notify';
 import { useApplicationPdf } from '../api/get-application-pdf';
+import classes from './pdf-download.module.css';
 
 export const PDF_DOWNLOAD_LABEL = 'Download a PDF copy of your application';
 export const PDF_PREPARING_TEXT = 'Preparing the PDF copy of your application…';
@@ -45,7 +46,14 @@ export function PdfDownload() {
       });
     };
     return (
-      <Button component="a" href={url} download onClick={onClick} data-testid="pdf-download">
+      <Button
+        component="a"
+        href={url}
+        download
+        onClick={onClick}
+        classNames={classes}
+        data-testid="pdf-download"
+      >
         {PDF_DOWNLOAD_LABEL}
       </Button>
     );
@@ -53,7 +61,12 @@ export function PdfDownload() {
   if (waiting) {
     return (
       <Stack gap="xs" align="flex-start" data-testid="pdf-download">
-        <Button disabled aria-disabled="true" leftSection={<Loader size="xs" aria-hidden />}>
+        <Button
+          disabled
+          aria-disabled="true"
+          leftSection={<Loader size="xs" aria-hidden />}
+          classNames={classes}
+        >
           {PDF_DOWNLOAD_LABEL}
         </Button>
         <Text size="sm" role="status">
@@ -63,7 +76,7 @@ export function PdfDownload() {
     );
   }
   return (
-    <Button onClick={() => void pdf.refetch()} data-testid="pdf-download">
+    <Button onClick={() => void pdf.refetch()} classNames={classes} data-testid="pdf-download">
       {PDF_DOWNLOAD_LABEL}
     </Button>
   );

@@ -63,8 +63,11 @@ function useFocusHash(heading: React.RefObject<HTMLHeadingElement | null>) {
   const { hash, key } = useLocation();
   useEffect(() => {
     if (!hash) {
-      // After moving between steps, start screen-reader and keyboard users at the page title.
-      if (key !== 'default') heading.current?.focus({ preventScroll: true });
+      if (key === 'default') return;
+      // After moving between steps, start everyone at the page title: "Save and Continue" sits at
+      // the bottom, and without this the next step opened at its own bottom (issue 17).
+      window.scrollTo({ top: 0, left: 0 });
+      heading.current?.focus({ preventScroll: true });
       return;
     }
     const id = decodeURIComponent(hash.slice(1));

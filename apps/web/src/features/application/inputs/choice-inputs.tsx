@@ -62,10 +62,24 @@ export function CheckboxField(props: InputProps) {
   return (
     <Checkbox
       id={props.id}
-      label={props.label}
+      // Mantine's Checkbox has no withAsterisk: the same red mark as the other inputs' labels,
+      // hidden from screen readers, which hear aria-required instead.
+      label={
+        props.required ? (
+          <>
+            {props.label}{' '}
+            <span className={classes.asterisk} aria-hidden="true">
+              *
+            </span>
+          </>
+        ) : (
+          props.label
+        )
+      }
       description={props.help}
       error={props.error}
       checked={isChecked(props.value)}
+      aria-required={props.required ? true : undefined}
       aria-invalid={props.error ? true : undefined}
       onChange={(e) =>
         props.onChange(props.question.key, e.currentTarget.checked ? 'true' : 'false', 'now')

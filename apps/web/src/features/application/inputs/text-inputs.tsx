@@ -4,6 +4,7 @@ import {
   MESSAGES,
   countCharacters,
   formatCharacterCount,
+  formatPasteCut,
   formatPhone,
   formatSsn,
   limitForRole,
@@ -62,11 +63,22 @@ export function PasswordField(props: InputProps) {
 
 export function TextareaField(props: InputProps) {
   const limit = limitOf(props);
+  // How many pasted characters maxLength dropped in the last paste (0: it all fit).
+  const [pasteCut, setPasteCut] = useState(0);
+  const counter = formatCharacterCount(countCharacters(props.value), limit);
   return (
     <Textarea
       {...common(props)}
-      // The counter is the description, read with the field and shown under it.
-      description={formatCharacterCount(countCharacters(props.value), limit)}
+      // The counter is the description, read with the field and shown under it; a paste that did
+      // not fit says so there, since the browser cuts it silently.
+      description={pasteCut > 0 ? `${counter}. ${formatPasteCut(limit, pasteCut)}` : counter}
+      onPaste={(e) => {
+        const area = e.currentTarget;
+        // maxLength counts UTF-16 units; so does this.
+        const kept = area.value.length - (area.selectionEnd - area.selectionStart);
+        const pasted = e.clipboardData.getData('text/plain').length;
+        setPasteCut(Math.max(0, kept + pasted - limit));
+      }}
       inputWrapperOrder={['label', 'input', 'description', 'error']}
       autosize
       minRows={6}

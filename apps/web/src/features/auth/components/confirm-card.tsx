@@ -3,7 +3,11 @@ import { useLocation, useNavigate } from 'react-router';
 import { normalizeEmail, validateAuthForm } from '@admissions/form';
 import { PATHS } from '../../../config/paths';
 import { buildCarriedState, readAuthLocationState } from '../../../shared/lib/auth-location-state';
-import { showErrorToast, showSuccessToast } from '../../../shared/ui/notify';
+import {
+  hideCardErrorToast,
+  showCardErrorToast,
+  showSuccessToast,
+} from '../../../shared/ui/notify';
 import { useConfirmAccount } from '../api/confirm';
 import { useResendConfirmationCode } from '../api/resend-confirm';
 import { AuthCard } from './auth-card';
@@ -25,6 +29,7 @@ export function ConfirmCard() {
   const username = normalizeEmail(form.values.username ?? '');
 
   const submit = () => {
+    hideCardErrorToast('Confirm Card Error');
     if (!form.validateForSubmit()) return;
     confirm.mutate(
       { username, code: (form.values.code ?? '').trim() },
@@ -33,22 +38,23 @@ export function ConfirmCard() {
           void navigate(PATHS.login, {
             state: buildCarriedState(answers, { username, successMessage: response.message }),
           }),
-        onError: (error) => showErrorToast('Confirm Card Error', error.message),
+        onError: (error) => showCardErrorToast('Confirm Card Error', error.message),
       },
     );
   };
 
   const resendCode = () => {
+    hideCardErrorToast('Resend Confirmation Code Error');
     const [message] = validateAuthForm('resend', { username }).username ?? [];
     if (message) {
-      showErrorToast('Resend Confirmation Code Error', message);
+      showCardErrorToast('Resend Confirmation Code Error', message);
       return;
     }
     resend.mutate(
       { username },
       {
         onSuccess: (response) => showSuccessToast(response.message),
-        onError: (error) => showErrorToast('Resend Confirmation Code Error', error.message),
+        onError: (error) => showCardErrorToast('Resend Confirmation Code Error', error.message),
       },
     );
   };

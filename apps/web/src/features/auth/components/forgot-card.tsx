@@ -3,7 +3,7 @@ import { useLocation } from 'react-router';
 import { normalizeEmail } from '@admissions/form';
 import { PATHS } from '../../../config/paths';
 import { readAuthLocationState } from '../../../shared/lib/auth-location-state';
-import { showErrorToast } from '../../../shared/ui/notify';
+import { hideCardErrorToast, showCardErrorToast } from '../../../shared/ui/notify';
 import { useRequestPasswordReset } from '../api/forgot-password';
 import { AuthCard } from './auth-card';
 import { renderFieldError } from './field-error';
@@ -17,10 +17,11 @@ export function ForgotCard() {
   const request = useRequestPasswordReset();
 
   const submit = () => {
+    hideCardErrorToast('Forgot Password Card Error');
     if (!form.validateForSubmit()) return;
     request.mutate(
       { username: normalizeEmail(form.values.username ?? '') },
-      { onError: (error) => showErrorToast('Forgot Password Card Error', error.message) },
+      { onError: (error) => showCardErrorToast('Forgot Password Card Error', error.message) },
     );
   };
 

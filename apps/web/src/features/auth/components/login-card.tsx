@@ -6,7 +6,7 @@ import { validateAuthForm, normalizeEmail } from '@admissions/form';
 import { ServerError } from '../../../shared/api/errors';
 import { readAuthLocationState, buildCarriedState } from '../../../shared/lib/auth-location-state';
 import { preloadRoute } from '../../../shared/lib/route-preload';
-import { showErrorToast } from '../../../shared/ui/notify';
+import { hideCardErrorToast, showCardErrorToast } from '../../../shared/ui/notify';
 import { useLogin } from '../api/login';
 import { saveCarriedAnswers } from '../api/save-carried-answers';
 import { useResendConfirmationCode } from '../api/resend-confirm';
@@ -30,6 +30,7 @@ export function LoginCard() {
   const username = form.values.username ?? '';
 
   const submit = () => {
+    hideCardErrorToast('Login Card Error');
     setResendError(undefined);
     if (!form.validateForSubmit()) return;
     // A successful login lands on the application: its code downloads while the server checks.
@@ -41,7 +42,7 @@ export function LoginCard() {
           // The answers typed before logging in are saved before the application loads them.
           void saveCarriedAnswers(answers)
             .catch((error: unknown) =>
-              showErrorToast(
+              showCardErrorToast(
                 'Login Card Error',
                 error instanceof Error ? error.message : 'Your answers could not be saved.',
               ),
@@ -60,13 +61,14 @@ export function LoginCard() {
             });
             return;
           }
-          showErrorToast('Login Card Error', error.message);
+          showCardErrorToast('Login Card Error', error.message);
         },
       },
     );
   };
 
   const resendCode = () => {
+    hideCardErrorToast('Resend Confirmation Code Error');
     const [message] = validateAuthForm('resend', { username: username.trim() }).username ?? [];
     setResendError(message);
     if (message) return;
@@ -81,7 +83,7 @@ export function LoginCard() {
               successMessage: response.message,
             }),
           }),
-        onError: (error) => showErrorToast('Resend Confirmation Code Error', error.message),
+        onError: (error) => showCardErrorToast('Resend Confirmation Code Error', error.message),
       },
     );
   };

@@ -3,7 +3,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { normalizeEmail } from '@admissions/form';
 import { PATHS } from '../../../config/paths';
 import { buildCarriedState, readAuthLocationState } from '../../../shared/lib/auth-location-state';
-import { showErrorToast } from '../../../shared/ui/notify';
+import { hideCardErrorToast, showCardErrorToast } from '../../../shared/ui/notify';
 import { useResetPassword } from '../api/reset-password';
 import { AuthCard } from './auth-card';
 import { renderFieldError } from './field-error';
@@ -26,6 +26,7 @@ export function ResetCard() {
   const linkProblem = form.errors.id?.[0] ?? form.errors.username?.[0];
 
   const submit = () => {
+    hideCardErrorToast('Reset Password Card Error');
     if (!form.validateForSubmit()) return;
     reset.mutate(
       {
@@ -39,7 +40,7 @@ export function ResetCard() {
           void navigate(PATHS.login, {
             state: buildCarriedState(answers, { username, successMessage: response.message }),
           }),
-        onError: (error) => showErrorToast('Reset Password Card Error', error.message),
+        onError: (error) => showCardErrorToast('Reset Password Card Error', error.message),
       },
     );
   };

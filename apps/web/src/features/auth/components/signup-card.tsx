@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { normalizeEmail } from '@admissions/form';
 import { PATHS } from '../../../config/paths';
 import { buildCarriedState, readAuthLocationState } from '../../../shared/lib/auth-location-state';
-import { showErrorToast } from '../../../shared/ui/notify';
+import { hideCardErrorToast, showCardErrorToast } from '../../../shared/ui/notify';
 import { useSignup } from '../api/signup';
 import { AuthCard } from './auth-card';
 import { renderFieldError } from './field-error';
@@ -19,6 +19,7 @@ export function SignupCard() {
   const signup = useSignup();
 
   const submit = () => {
+    hideCardErrorToast('Sign Up Card Error');
     if (!form.validateForSubmit()) return;
     const username = normalizeEmail(form.values.username ?? '');
     signup.mutate(
@@ -28,7 +29,7 @@ export function SignupCard() {
           void navigate(PATHS.confirm, {
             state: buildCarriedState(answers, { username, successMessage: response.message }),
           }),
-        onError: (error) => showErrorToast('Sign Up Card Error', error.message),
+        onError: (error) => showCardErrorToast('Sign Up Card Error', error.message),
       },
     );
   };
