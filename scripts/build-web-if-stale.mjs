@@ -52,7 +52,14 @@ if (built && readFileSync(stampFile, 'utf8').trim() === fingerprint) {
   process.exit(0);
 }
 
-console.log(built ? 'Web app: sources changed, building…' : 'Web app: building (first start)…');
+const hasBuild = existsSync(path.join(dist, 'index.html'));
+console.log(
+  built
+    ? 'Web app: sources changed, building…'
+    : hasBuild
+      ? 'Web app: building (the build in apps/web/dist does not say what it was made from)…'
+      : 'Web app: building (first start)…',
+);
 const started = Date.now();
 const result = spawnSync(
   'npm',
