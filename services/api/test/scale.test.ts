@@ -342,7 +342,7 @@ describe('graceful shutdown of the server process', () => {
         HOST: '127.0.0.1',
         // debug: the server logs each request as it arrives (the test waits for both).
         LOG_LEVEL: 'debug',
-        SHUTDOWN_TIMEOUT_MS: '4000',
+        SHUTDOWN_TIMEOUT_MS: '6000',
         // The boot-time PDF warm-up render can stall the loop once; this test is not about that.
         MAX_EVENT_LOOP_DELAY_MS: '0',
         OFFICE_POOL_SIZE: '1',
@@ -423,8 +423,10 @@ describe('graceful shutdown of the server process', () => {
 
     const exited = await exit;
     expect(exited.code, output).toBe(0);
-    // SHUTDOWN_TIMEOUT_MS is 4 s: the stuck request is cut then, the rest is quick.
-    expect(exited.at - signalledAt).toBeLessThan(9000);
+    // SHUTDOWN_TIMEOUT_MS is 6 s: the stuck request is cut at its deadline (4 s, the rest is kept
+    // for closing the pools and the database and writing the last log lines), and the process
+    // has exited by the end of the budget.
+    expect(exited.at - signalledAt).toBeLessThan(6500);
     expect(await stuckOutcome).toMatch(/^cut/);
     stuck.agent.destroy();
     expect(output).toContain('shutting down');
