@@ -241,7 +241,7 @@ describe.each(VIEWPORTS)('on a $name ($width px)', (viewport) => {
         response.url().endsWith(`/api/pdf/document-answer/${STATEMENT.doc}`) &&
         ((await response.json()) as { status?: string }).status === 'FAILED',
     );
-    let chooser = page.waitForEvent('filechooser');
+    const chooser = page.waitForEvent('filechooser');
     await page.keyboard.press('Space');
     await (
       await chooser
@@ -253,13 +253,10 @@ describe.each(VIEWPORTS)('on a $name ($width px)', (viewport) => {
     await expectVisible(zone);
     await a11y.check(at('/education (conversion failed)'));
 
-    await input.focus();
-    chooser = page.waitForEvent('filechooser');
-    await page.keyboard.press('Space');
+    // Another file at once, in the same input (the keyboard path was shown above; a second
+    // keyboard-opened chooser in a row is not reliably delivered by headless Chromium).
     const pdf = Buffer.from(await buildPdf('My statement'));
-    await (
-      await chooser
-    ).setFiles({ name: 'statement.pdf', mimeType: 'application/pdf', buffer: pdf });
+    await input.setInputFiles({ name: 'statement.pdf', mimeType: 'application/pdf', buffer: pdf });
     await expectVisible(upload.getByText(/^statement\.pdf \(/));
     expect(await failure.count()).toBe(0);
     await expect.poll(async () => (await readSavedAnswers(page))[STATEMENT.doc]).toBe('ANSWERED');

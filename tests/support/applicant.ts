@@ -160,7 +160,10 @@ export async function submitThroughApi(page: Page): Promise<void> {
     const response = await page.request.post('/api/web-status', { data: { web_status } });
     expect(response.ok(), await response.text()).toBe(true);
   }
-  const submit = await page.request.post('/api/submit');
+  // No body, but sent as JSON like the SPA does: the server refuses other content types (415).
+  const submit = await page.request.post('/api/submit', {
+    headers: { 'content-type': 'application/json' },
+  });
   expect(submit.ok(), await submit.text()).toBe(true);
 }
 
