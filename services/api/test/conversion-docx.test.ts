@@ -1,22 +1,16 @@
 // Word documents as applicants' Word writes them, and hostile ones, through the real converter
 // and the real LibreOffice: each case is built in code and judged by what the applicant (the
 // message) or staff (the PDF's text, read with pdftotext) would see.
-import { createSandboxPool, type SandboxPool } from '../src/sandbox/sandbox-pool';
 import { createServer, type Server } from 'node:net';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { strFromU8, unzipSync } from 'fflate';
 import { PDFDocument } from 'pdf-lib';
 import { DOCUMENT_MESSAGES, MAX_DOCUMENT_PAGES } from '@admissions/api-contract';
-import { createOfficePool, type OfficePool } from '../src/conversion/libreoffice/office-pool';
+import type { OfficePool } from '../src/conversion/libreoffice/office-pool';
 import { OfficeCrashedError } from '../src/conversion/libreoffice/office-process';
-import {
-  createDocumentConverter,
-  type DocumentConverter,
-} from '../src/conversion/convert-document';
+import type { DocumentConverter } from '../src/conversion/convert-document';
+import { startConverterStack, type ConverterStack } from './support/converter-stack';
 import { checkDocx } from '../src/conversion/check-docx';
 import { DocumentRejectedError } from '../src/conversion/conversion-errors';
 import {
@@ -130,31 +124,20 @@ describe('the docx check (no LibreOffice)', () => {
 
 describe('Word documents', () => {
   let pool: OfficePool;
-  let sandbox: SandboxPool;
   let converter: DocumentConverter;
-  let workDir: string;
+  let stack: ConverterStack;
 
   beforeAll(async () => {
-    workDir = mkdtempSync(path.join(os.tmpdir(), 'conversion-docx-'));
-    pool = createOfficePool({ size: 1, timeoutMs: TIMEOUT_MS, recycleAfter: 50, workDir, logger });
-    sandbox = createSandboxPool({
-      size: 1,
-      memoryMb: 768,
-      cpuMs: 20_000,
+    stack = await startConverterStack({
+      name: 'conversion-docx',
       timeoutMs: TIMEOUT_MS,
-      recycleAfter: 100,
+      recycleAfter: 50,
       logger,
     });
-    converter = createDocumentConverter({ pool, sandbox, logger });
-    await pool.warm();
+    ({ pool, converter } = stack);
   });
   afterAll(async () => {
-    await sandbox.close();
-    const pids = pool.pids();
-    await pool.close();
-    for (const pid of pids) expect(processExists(pid)).toBe(false);
-    expect(readdirSync(workDir)).toEqual([]);
-    rmSync(workDir, { recursive: true, force: true });
+    await stack.close();
   });
 
   describe('that Word writes in daily use convert', () => {

@@ -8,12 +8,9 @@ import pino from 'pino';
 import { MESSAGES as FORM_MESSAGES } from '@admissions/form';
 import { DOCUMENT_MESSAGES } from '@admissions/api-contract';
 import { createOfficePool, type OfficePool } from '../src/conversion/libreoffice/office-pool';
-import {
-  createDocumentConverter,
-  type DocumentConverter,
-} from '../src/conversion/convert-document';
+import type { DocumentConverter } from '../src/conversion/convert-document';
+import { startConverterStack, type ConverterStack } from './support/converter-stack';
 import { DocumentRejectedError } from '../src/conversion/conversion-errors';
-import { createSandboxPool, type SandboxPool } from '../src/sandbox/sandbox-pool';
 import { canPassPngThrough } from '../src/conversion/convert-image';
 import { DOCX_IMPORT_FILTER } from '../src/conversion/convert-docx';
 import {
@@ -85,31 +82,19 @@ describe('LibreOffice work directories', () => {
 describe('document conversion', () => {
   let pool: OfficePool;
   let converter: DocumentConverter;
-  let sandbox: SandboxPool;
-  let workDir: string;
+  let stack: ConverterStack;
 
   beforeAll(async () => {
-    workDir = mkdtempSync(path.join(os.tmpdir(), 'conversion-test-'));
-    pool = createOfficePool({ size: 1, timeoutMs: TIMEOUT_MS, recycleAfter: 3, workDir, logger });
-    sandbox = createSandboxPool({
-      size: 1,
-      memoryMb: 768,
-      cpuMs: 20_000,
+    stack = await startConverterStack({
+      name: 'conversion-test',
       timeoutMs: TIMEOUT_MS,
-      recycleAfter: 100,
+      recycleAfter: 3,
       logger,
     });
-    converter = createDocumentConverter({ pool, sandbox, logger });
-    await pool.warm();
+    ({ pool, converter } = stack);
   });
   afterAll(async () => {
-    await sandbox.close();
-    const pids = pool.pids();
-    await pool.close();
-    for (const pid of pids) expect(processExists(pid)).toBe(false);
-    // No profile, TMPDIR or job file outlives the pool.
-    expect(readdirSync(workDir)).toEqual([]);
-    rmSync(workDir, { recursive: true, force: true });
+    await stack.close();
   });
 
   it('converts a two-page docx whose text pdftotext finds', async () => {
