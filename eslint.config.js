@@ -48,7 +48,7 @@ export default tseslint.config(
   },
   {
     // Command-line tools and benchmarks talk to a terminal on purpose.
-    files: ['services/api/src/cli/**', '**/bench/**', 'scripts/**'],
+    files: ['services/api/src/boot/cli.ts', 'services/api/src/boot/cli/**', '**/bench/**', 'scripts/**'],
     rules: { 'no-console': 'off' },
   },
 );

@@ -136,7 +136,7 @@ export async function startServer(
   // Its own process group, so stop() also reaches anything the server starts (workers, soffice).
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', '--import', EXIT_WITH_PARENT, 'services/api/src/main.ts'],
+    ['--import', 'tsx', '--import', EXIT_WITH_PARENT, 'services/api/src/boot/server.ts'],
     { cwd: REPO_ROOT, env: childEnv, stdio: ['pipe', 'pipe', 'pipe'], detached: true },
   );
   const pid = child.pid;
@@ -241,7 +241,7 @@ export async function startServer(
  */
 export function runCliWith(env: NodeJS.ProcessEnv, args: readonly string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/boot/cli.ts', ...args], {
       cwd: path.join(REPO_ROOT, 'services/api'),
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

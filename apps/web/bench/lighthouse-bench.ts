@@ -85,7 +85,7 @@ async function startApi(webDist: string, dataDir: string, port: number): Promise
   delete env.DATABASE_URL;
   delete env.SMTP_URL;
   delete env.REDIS_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/api/src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/api/src/boot/server.ts'], {
     cwd: REPO_ROOT,
     env: {
       ...env,
@@ -243,7 +243,7 @@ async function main(): Promise<void> {
     command: 'npm run bench -w apps/web',
     description:
       'The SPA is built from the current sources into a temporary folder and served by the real ' +
-      'API server (`services/api/src/main.ts`, embedded PGlite, a throwaway DATA_DIR) on ' +
+      'API server (`services/api/src/boot/server.ts`, embedded PGlite, a throwaway DATA_DIR) on ' +
       'loopback, so assets arrive pre-compressed with the production cache headers. ' +
       `Lighthouse ${LIGHTHOUSE_VERSION} runs in Debian's Chromium (headless) with its default ` +
       'settings: mobile form factor, simulated throttling (slow 4G, 4× CPU slowdown), categories ' +

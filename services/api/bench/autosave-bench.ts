@@ -212,7 +212,7 @@ async function runEmbeddedOpenLoop() {
     OFFICE_POOL_SIZE: '1',
     MAX_EVENT_LOOP_DELAY_MS: '0',
   });
-  const api = launchProcess('embedded', ['src/main.ts'], env, logDir);
+  const api = launchProcess('embedded', ['src/boot/server.ts'], env, logDir);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   try {
     await waitUntilReady(api, async () => (await fetch(`${url}/health`)).status === 200);

@@ -8,11 +8,16 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { PDFDocument } from 'pdf-lib';
-import { createOfficePool } from '../src/conversion/libreoffice/office-pool';
-import { createDocumentConverter } from '../src/conversion/convert-document';
-import { loadConfig } from '../src/config';
-import { createConfiguredSandbox } from '../src/sandbox/sandbox-pool';
-import { canPassPngThrough, convertJpeg, convertPng } from '../src/conversion/convert-image';
+import { createOfficePool } from '../src/modules/documents/conversion/libreoffice/office-pool';
+import { createDocumentConverter } from '../src/modules/documents/conversion/convert-document';
+import { loadConfig } from '../src/platform/config';
+import { createConfiguredSandbox } from '../src/platform/sandbox/sandbox-pool';
+import { DOCUMENT_SANDBOX_TASKS } from '../src/modules/documents';
+import {
+  canPassPngThrough,
+  convertJpeg,
+  convertPng,
+} from '../src/modules/documents/conversion/convert-image';
 import { buildPng, buildTwoPageDocx } from '../test/support/document-fixtures';
 import { formatMs as ms, percentile, reportBench } from '../../../bench/report';
 
@@ -30,7 +35,10 @@ const work = mkdtempSync(path.join(os.tmpdir(), 'conversion-bench-'));
 try {
   const docx = buildTwoPageDocx();
   const pool = createOfficePool({ size: 2, timeoutMs: 60_000, recycleAfter: 1000, logger });
-  const sandbox = createConfiguredSandbox(loadConfig({}), logger, { size: 2, niceness: 0 });
+  const sandbox = createConfiguredSandbox(loadConfig({}), logger, [DOCUMENT_SANDBOX_TASKS], {
+    size: 2,
+    niceness: 0,
+  });
   const converter = createDocumentConverter({ pool, sandbox, logger });
   const bootStarted = performance.now();
   await pool.warm();

@@ -11,12 +11,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { loadConfig } from '../src/config';
-import { openDatabase } from '../src/db/connect';
-import { migrateDatabase } from '../src/db/migrate';
-import { loadSecrets } from '../src/lib/crypto';
-import { systemClock } from '../src/lib/clock';
-import { createStorage } from '../src/storage/create-storage';
+import { loadConfig } from '../src/platform/config';
+import { openDatabase } from '../src/platform/db/connect';
+import { migrateDatabase } from '../src/platform/db/migrate';
+import { loadSecrets } from '../src/platform/lib/crypto';
+import { systemClock } from '../src/platform/lib/clock';
+import { createStorage } from '../src/platform/storage/create-storage';
 import { seedApplications } from '../test/support/seed-applications';
 import { reportBench } from '../../../bench/report';
 
@@ -35,7 +35,7 @@ async function admin(query: string) {
 }
 
 function cli(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/boot/cli.ts', ...args], {
     cwd: apiDir,
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
   });

@@ -13,7 +13,10 @@ import {
   seedApplicants,
   type RequestRecord,
 } from '../test/support/fault-scenarios';
-import { conversionExpirySeconds, maintenanceIntervalSeconds } from '../src/jobs/queue';
+import {
+  conversionExpirySeconds,
+  maintenanceIntervalSeconds,
+} from '../src/platform/queue/job-queue';
 
 const CLIENTS = 20;
 const OUTAGE_MS = 10_000;
@@ -103,7 +106,7 @@ try {
     command: 'npm run bench -w services/api -- fault',
     description:
       'Real processes on loopback: a private PostgreSQL 15 cluster (initdb in a temp dir, its ' +
-      'own port), two API processes (`src/main.ts`, `RUN_WORKER_IN_PROCESS=false`) and one ' +
+      'own port), two API processes (`src/boot/server.ts`, `RUN_WORKER_IN_PROCESS=false`) and one ' +
       '`cli worker` (`test/support/process-stack.ts`). **Outage:** ' +
       `${CLIENTS} applicants (one client each, round-robin over the two processes) save answers ` +
       'without pause (`PUT /api/answer`, four in five requests) and read their profile ' +

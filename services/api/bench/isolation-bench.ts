@@ -13,12 +13,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import sharp, { type Sharp } from 'sharp';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { loadConfig } from '../src/config';
-import { createDocumentConverter } from '../src/conversion/convert-document';
-import type { DocumentType } from '../src/conversion/detect-file-type';
-import { createOfficePool } from '../src/conversion/libreoffice/office-pool';
-import { startRuntime, type Runtime } from '../src/runtime';
-import { createConfiguredSandbox } from '../src/sandbox/sandbox-pool';
+import { loadConfig } from '../src/platform/config';
+import { createDocumentConverter } from '../src/modules/documents/conversion/convert-document';
+import type { DocumentType } from '../src/modules/documents/conversion/detect-file-type';
+import { createOfficePool } from '../src/modules/documents/conversion/libreoffice/office-pool';
+import { startRuntime, type Runtime } from '../src/boot/runtime';
+import { createConfiguredSandbox } from '../src/platform/sandbox/sandbox-pool';
+import { DOCUMENT_SANDBOX_TASKS } from '../src/modules/documents';
+import { PRINT_SANDBOX_TASKS } from '../src/modules/print';
 import {
   buildDocx,
   buildSlowDocx,
@@ -226,7 +228,10 @@ try {
   // 1. Conversion latency per type.
   const set = await buildMixedSet();
   const office = createOfficePool({ size: 1, timeoutMs: 20_000, recycleAfter: 200, logger });
-  const sandbox = createConfiguredSandbox(config, logger);
+  const sandbox = createConfiguredSandbox(config, logger, [
+    DOCUMENT_SANDBOX_TASKS,
+    PRINT_SANDBOX_TASKS,
+  ]);
   const converter = createDocumentConverter({ pool: office, sandbox, logger, timeoutMs: 20_000 });
   await office.warm();
   for (const file of set) await converter.convert({ bytes: file.bytes, fileName: file.name });

@@ -166,7 +166,7 @@ try {
     description:
       `autocannon ${autocannonVersion} in the benchmark's own process, ${CONNECTIONS} connections ` +
       `for ${DURATION_S} s, one request in flight per connection, split evenly over two API ` +
-      'processes (`node --import tsx src/main.ts`, two ports: connection i goes to process ' +
+      'processes (`node --import tsx src/boot/server.ts`, two ports: connection i goes to process ' +
       'i mod 2, as a balancer with keep-alive would) and one `npm run cli -- worker`, all on ' +
       `the machine's PostgreSQL (${adminUrl.replace(/\/\/[^@]*@/, '//')}, a database created ` +
       'and dropped for the run), `RUN_WORKER_IN_PROCESS=false`, `LOG_LEVEL=info`. Each ' +

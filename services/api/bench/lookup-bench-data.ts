@@ -1,6 +1,6 @@
 // Generated high schools and queries for lookup-bench.ts (deterministic: same data every run).
 import { randomBytes } from 'node:crypto';
-import type { ImportRow } from '../src/lookup/lookup-import';
+import type { ImportRow } from '../src/modules/lookup/lookup-import';
 
 export const SCHOOLS = 100_000;
 export const QUERIES = 400;

@@ -5,11 +5,11 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { openDatabase, wrapPglite, type Database } from '../src/db/connect';
-import { migrateDatabase } from '../src/db/migrate';
-import { PGLITE_EXTENSIONS } from '../src/db/pglite-extensions';
-import { upsertLookupRows, type ImportRow } from '../src/lookup/lookup-import';
-import { searchSchools } from '../src/lookup/school-lookup';
+import { openDatabase, wrapPglite, type Database } from '../src/platform/db/connect';
+import { migrateDatabase } from '../src/platform/db/migrate';
+import { PGLITE_EXTENSIONS } from '../src/platform/db/pglite-extensions';
+import { upsertLookupRows, type ImportRow } from '../src/modules/lookup/lookup-import';
+import { searchSchools } from '../src/modules/lookup/school-lookup';
 import { formatMs, percentile, reportBench, type BenchCell } from '../../../bench/report';
 import { QUERIES, WARM_UP, generateQueries, generateSchools } from './lookup-bench-data';
 

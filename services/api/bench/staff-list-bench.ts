@@ -6,9 +6,9 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import pg from 'pg';
 import type { StaffListQuery } from '@admissions/api-contract';
-import { openDatabase } from '../src/db/connect';
-import { migrateDatabase } from '../src/db/migrate';
-import { listStaffApplications } from '../src/staff/staff-list';
+import { openDatabase } from '../src/platform/db/connect';
+import { migrateDatabase } from '../src/platform/db/migrate';
+import { listStaffApplications } from '../src/modules/staff/staff-list';
 import { formatMs, percentile, reportBench, type BenchCell } from '../../../bench/report';
 
 const APPLICATIONS = 50_000;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { MESSAGES } from '@admissions/api-contract';
-import { hashToken } from '../src/lib/crypto';
+import { hashToken } from '../src/platform/lib/crypto';
 import { COMPLETE_ANSWERS, NOW } from '../../../packages/form/test/fixtures/complete-answers';
 import {
   availableDrivers,

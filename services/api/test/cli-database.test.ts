@@ -18,7 +18,7 @@ function newFolder(): string {
 }
 
 function runCli(args: string[], dataDir: string) {
-  return run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  return run(process.execPath, ['--import', 'tsx', 'src/boot/cli.ts', ...args], {
     cwd: apiRoot,
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
   }).then(

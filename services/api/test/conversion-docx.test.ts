@@ -7,17 +7,17 @@ import pino from 'pino';
 import { strFromU8, unzipSync } from 'fflate';
 import { PDFDocument } from 'pdf-lib';
 import { DOCUMENT_MESSAGES, MAX_DOCUMENT_PAGES } from '@admissions/api-contract';
-import type { OfficePool } from '../src/conversion/libreoffice/office-pool';
-import { OfficeCrashedError } from '../src/conversion/libreoffice/office-process';
-import type { DocumentConverter } from '../src/conversion/convert-document';
+import type { OfficePool } from '../src/modules/documents/conversion/libreoffice/office-pool';
+import { OfficeCrashedError } from '../src/modules/documents/conversion/libreoffice/office-process';
+import type { DocumentConverter } from '../src/modules/documents/conversion/convert-document';
 import { startConverterStack, type ConverterStack } from './support/converter-stack';
-import { checkDocx } from '../src/conversion/check-docx';
-import { DocumentRejectedError } from '../src/conversion/conversion-errors';
+import { checkDocx } from '../src/modules/documents/conversion/check-docx';
+import { DocumentRejectedError } from '../src/modules/documents/conversion/conversion-errors';
 import {
   checkConvertedPageCount,
   convertCheckedDocx,
   DOCX_IMPORT_FILTER,
-} from '../src/conversion/convert-docx';
+} from '../src/modules/documents/conversion/convert-docx';
 import { buildMacroDocx } from './support/document-fixtures';
 import {
   buildChartDocx,

@@ -5,8 +5,12 @@ import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { DOCUMENT_MESSAGES } from '@admissions/api-contract';
-import { DocumentRejectedError } from '../src/conversion/conversion-errors';
-import { canPassPngThrough, convertJpeg, convertPng } from '../src/conversion/convert-image';
+import { DocumentRejectedError } from '../src/modules/documents/conversion/conversion-errors';
+import {
+  canPassPngThrough,
+  convertJpeg,
+  convertPng,
+} from '../src/modules/documents/conversion/convert-image';
 import { buildYcckJpeg } from './support/jpeg-ycck';
 import { compareImages, rawPixels, renderPlacedImage, type Rgb } from './support/image-compare';
 import {

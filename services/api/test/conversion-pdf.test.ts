@@ -8,10 +8,10 @@ import path from 'node:path';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFStream, type PDFObject } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENT_MESSAGES, type ApplicationPdfResponse } from '@admissions/api-contract';
-import { checkUpload } from '../src/conversion/convert-document';
-import { convertPdf } from '../src/conversion/convert-pdf';
-import { DocumentRejectedError } from '../src/conversion/conversion-errors';
-import { DOCUMENT_LIMITS } from '../src/conversion/limits';
+import { checkUpload } from '../src/modules/documents/conversion/convert-document';
+import { convertPdf } from '../src/modules/documents/conversion/convert-pdf';
+import { DocumentRejectedError } from '../src/modules/documents/conversion/conversion-errors';
+import { DOCUMENT_LIMITS } from '../src/modules/documents/conversion/limits';
 import {
   buildActivePdf,
   buildLargeImagePdf,

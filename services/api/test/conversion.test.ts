@@ -7,12 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { MESSAGES as FORM_MESSAGES } from '@admissions/form';
 import { DOCUMENT_MESSAGES } from '@admissions/api-contract';
-import { createOfficePool, type OfficePool } from '../src/conversion/libreoffice/office-pool';
-import type { DocumentConverter } from '../src/conversion/convert-document';
+import {
+  createOfficePool,
+  type OfficePool,
+} from '../src/modules/documents/conversion/libreoffice/office-pool';
+import type { DocumentConverter } from '../src/modules/documents/conversion/convert-document';
 import { startConverterStack, type ConverterStack } from './support/converter-stack';
-import { DocumentRejectedError } from '../src/conversion/conversion-errors';
-import { canPassPngThrough } from '../src/conversion/convert-image';
-import { DOCX_IMPORT_FILTER } from '../src/conversion/convert-docx';
+import { DocumentRejectedError } from '../src/modules/documents/conversion/conversion-errors';
+import { canPassPngThrough } from '../src/modules/documents/conversion/convert-image';
+import { DOCX_IMPORT_FILTER } from '../src/modules/documents/conversion/convert-docx';
 import {
   buildLocalLinkDocx,
   buildMacroDocx,

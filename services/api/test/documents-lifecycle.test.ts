@@ -10,26 +10,26 @@ import pino from 'pino';
 import { APPLICATION_DEFINITION, findQuestionEntry } from '@admissions/form';
 import { MESSAGES as FORM_MESSAGES } from '@admissions/form';
 import { DOCUMENT_MESSAGES, MESSAGES, formatSubmitWhileConverting } from '@admissions/api-contract';
-import { QUEUES } from '../src/jobs/queue';
-import { createManualClock } from '../src/lib/clock';
+import { QUEUES } from '../src/platform/queue/job-queue';
+import { createManualClock } from '../src/platform/lib/clock';
 import {
   createDocumentConverter,
   type DocumentConverter,
-} from '../src/conversion/convert-document';
-import { ConverterUnavailableError } from '../src/conversion/conversion-errors';
-import { createDocumentStore, type DocumentStore } from '../src/documents/document-store';
+} from '../src/modules/documents/conversion/convert-document';
+import { ConverterUnavailableError } from '../src/modules/documents/conversion/conversion-errors';
+import { createDocumentStore, type DocumentStore } from '../src/modules/documents/document-store';
 import {
   orphanGraceMs,
   runConversion,
   sweepOrphanBlobs,
   sweepStuckConversions,
   type ConversionJob,
-} from '../src/documents/conversion-jobs';
+} from '../src/modules/documents/conversion-jobs';
 import {
   createDocumentKey,
   createUploadKey,
   type StorageDriver,
-} from '../src/storage/storage-driver';
+} from '../src/platform/storage/storage-driver';
 import { buildPdf } from './support/document-fixtures';
 import { pdfText } from './support/pdf-inspect';
 import { createUploadClient } from './support/upload-client';

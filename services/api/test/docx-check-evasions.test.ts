@@ -5,8 +5,8 @@ import { strToU8, zipSync, zlibSync } from 'fflate';
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DOCUMENT_MESSAGES } from '@admissions/api-contract';
-import { checkDocx } from '../src/conversion/check-docx';
-import { DocumentRejectedError } from '../src/conversion/conversion-errors';
+import { checkDocx } from '../src/modules/documents/conversion/check-docx';
+import { DocumentRejectedError } from '../src/modules/documents/conversion/conversion-errors';
 import { buildWordPackage, wParagraph } from './support/docx-builder';
 
 const PKG_RELS = 'http://schemas.openxmlformats.org/package/2006/relationships';

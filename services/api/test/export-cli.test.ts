@@ -7,13 +7,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loadConfig } from '../src/config';
-import { openDatabase, type Database } from '../src/db/connect';
-import { findRunningPgliteUrl } from '../src/db/pglite-socket';
-import { loadSecrets } from '../src/lib/crypto';
-import { systemClock } from '../src/lib/clock';
-import { createStorage } from '../src/storage/create-storage';
-import { STATE_FILE } from '../src/export/state';
+import { loadConfig } from '../src/platform/config';
+import { openDatabase, type Database } from '../src/platform/db/connect';
+import { findRunningPgliteUrl } from '../src/platform/db/pglite-socket';
+import { loadSecrets } from '../src/platform/lib/crypto';
+import { systemClock } from '../src/platform/lib/clock';
+import { createStorage } from '../src/platform/storage/create-storage';
+import { STATE_FILE } from '../src/modules/export/state';
 import { createTestRuntime, type TestRuntime } from './support/test-runtime';
 import { seedApplications, type SeededApplication } from './support/seed-applications';
 
@@ -133,7 +133,7 @@ describe('export command while the server holds the embedded database', () => {
   let database: Database | undefined;
 
   beforeAll(async () => {
-    server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    server = spawn(process.execPath, ['--import', 'tsx', 'src/boot/server.ts'], {
       cwd: apiDir,
       env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' },
       stdio: 'ignore',

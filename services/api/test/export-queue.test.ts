@@ -7,12 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createQueueRenderer, startExportWorker } from '../src/export/export-jobs';
-import { parseExportArgs } from '../src/export/options';
-import { createProgress } from '../src/export/progress';
-import { createPdfLayout } from '../src/export/render';
-import { runExport } from '../src/export/run';
-import { renderApplicationPdf } from '../src/print/pdf-renderer';
+import { createQueueRenderer, startExportWorker } from '../src/modules/export/export-jobs';
+import { parseExportArgs } from '../src/modules/export/options';
+import { createProgress } from '../src/modules/export/progress';
+import { createPdfLayout } from '../src/modules/export/render';
+import { runExport } from '../src/modules/export/run';
+import { renderApplicationPdf } from '../src/modules/print/pdf-renderer';
 import { availableDrivers, createTestRuntime, type TestRuntime } from './support/test-runtime';
 import { seedApplications, type SeededApplication } from './support/seed-applications';
 

@@ -8,19 +8,19 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRef } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config';
-import { parseExportArgs } from '../src/export/options';
-import { createProgress } from '../src/export/progress';
-import { createApplicationRenderer, type ApplicationRenderer } from '../src/export/render';
-import { createRenderPool, type RenderPool } from '../src/export/render-pool';
-import { runExport, type ExportSummary } from '../src/export/run';
-import { STATE_FILE } from '../src/export/state';
-import { exportFileName } from '../src/export/naming';
-import { csvField, formatIndexCsv, guardFormula } from '../src/export/index-writers';
+import { loadConfig } from '../src/platform/config';
+import { parseExportArgs } from '../src/modules/export/options';
+import { createProgress } from '../src/modules/export/progress';
+import { createApplicationRenderer, type ApplicationRenderer } from '../src/modules/export/render';
+import { createRenderPool, type RenderPool } from '../src/modules/export/render-pool';
+import { runExport, type ExportSummary } from '../src/modules/export/run';
+import { STATE_FILE } from '../src/modules/export/state';
+import { exportFileName } from '../src/modules/export/naming';
+import { csvField, formatIndexCsv, guardFormula } from '../src/modules/export/index-writers';
 import { availableDrivers, createTestRuntime, type TestRuntime } from './support/test-runtime';
 import { seedApplications, type SeededApplication } from './support/seed-applications';
 import { pdfPageCount, pdfText } from './support/pdf-inspect';
-import { mintServiceToken } from '../src/service/service-tokens';
+import { mintServiceToken } from '../src/modules/service/service-tokens';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -402,7 +402,7 @@ describe('npm run cli -- export', () => {
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = spawn(
         process.execPath,
-        ['--import', 'tsx', 'src/cli/main.ts', 'export', ...args],
+        ['--import', 'tsx', 'src/boot/cli.ts', 'export', ...args],
         {
           cwd: path.resolve(import.meta.dirname, '..'),
           env: {

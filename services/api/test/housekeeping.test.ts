@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUEUES } from '../src/jobs/queue';
-import { HOUSEKEEPING_CRON } from '../src/auth/housekeeping';
+import { QUEUES } from '../src/platform/queue/job-queue';
+import { HOUSEKEEPING_CRON } from '../src/modules/auth/housekeeping';
 import {
   availableDrivers,
   createTestRuntime,

@@ -5,7 +5,7 @@
 // every other applicant observes: GET /health and PUT /api/answer stay fast.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApplicationPdfResponse } from '@admissions/api-contract';
-import { mintServiceToken } from '../src/service/service-tokens';
+import { mintServiceToken } from '../src/modules/service/service-tokens';
 import {
   buildHugePng,
   buildNestedTablesDocx,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOOKUP_MESSAGES, type LookupItem } from '@admissions/api-contract';
-import { createAddressProvider } from '../src/lookup/address-providers';
-import { formatImportReport, importLookupCsv } from '../src/lookup/lookup-import';
+import { createAddressProvider } from '../src/modules/lookup/address-providers';
+import { formatImportReport, importLookupCsv } from '../src/modules/lookup/lookup-import';
 import { availableDrivers, createTestRuntime, type TestRuntime } from './support/test-runtime';
 
 const HIGH_SCHOOLS = `code,name,street,city,state,zip,country

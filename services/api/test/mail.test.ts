@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { enqueueMail, startMailWorker } from '../src/mail/mail-jobs';
-import type { Mailer, MailMessage } from '../src/mail/mailer';
+import { enqueueMail, startMailWorker } from '../src/modules/mail/mail-jobs';
+import type { Mailer, MailMessage } from '../src/platform/mail/mailer';
 import { availableDrivers, createTestRuntime, type TestRuntime } from './support/test-runtime';
 
 /** An SMTP server as the worker sees it: slow enough to overlap, refusing one address once. */

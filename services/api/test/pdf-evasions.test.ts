@@ -4,9 +4,9 @@
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DOCUMENT_MESSAGES } from '@admissions/api-contract';
-import { convertPdf } from '../src/conversion/convert-pdf';
-import { DocumentRejectedError } from '../src/conversion/conversion-errors';
-import { DOCUMENT_LIMITS } from '../src/conversion/limits';
+import { convertPdf } from '../src/modules/documents/conversion/convert-pdf';
+import { DocumentRejectedError } from '../src/modules/documents/conversion/conversion-errors';
+import { DOCUMENT_LIMITS } from '../src/modules/documents/conversion/limits';
 import { stream, writePdf, type PdfObject } from './support/pdf-builder';
 import { pdfText } from './support/pdf-inspect';
 

@@ -6,10 +6,10 @@ import { promisify } from 'node:util';
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { ConfigError, loadConfig } from '../src/config';
+import { ConfigError, loadConfig } from '../src/platform/config';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
-import { createLogger, redactUrl } from '../src/lib/logger';
-import { startRuntime } from '../src/runtime';
+import { createLogger, redactUrl } from '../src/platform/logging/logger';
+import { startRuntime } from '../src/boot/runtime';
 import { availableDrivers, createTestRuntime, type TestRuntime } from './support/test-runtime';
 
 const run = promisify(execFile);
@@ -214,7 +214,7 @@ describe.each(availableDrivers())('HTTP platform on %s', (driver) => {
 describe('command-line tool', () => {
   it('prints the data dictionary as JSON and CSV', async () => {
     const cli = (args: string[]) =>
-      run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: apiRoot });
+      run(process.execPath, ['--import', 'tsx', 'src/boot/cli.ts', ...args], { cwd: apiRoot });
     const json = JSON.parse((await cli(['dictionary'])).stdout) as { key: string; page: string }[];
     expect(json.find((row) => row.key === 'first_name')?.page).toBe('about');
     const csv = (await cli(['dictionary', '--format', 'csv'])).stdout.split('\n');
@@ -231,7 +231,7 @@ describe('command-line tool', () => {
     try {
       const { stdout } = await run(
         process.execPath,
-        ['--import', 'tsx', 'src/cli/main.ts', 'migrate'],
+        ['--import', 'tsx', 'src/boot/cli.ts', 'migrate'],
         {
           cwd: apiRoot,
           env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },

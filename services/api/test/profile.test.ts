@@ -5,7 +5,7 @@ import { Value } from '@sinclair/typebox/value';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProfileResponse } from '@admissions/api-contract';
-import { documentAnswers, successfulLogins, users } from '../src/db/schema';
+import { documentAnswers, successfulLogins, users } from '../src/platform/db/schema';
 import {
   TEST_PASSWORD,
   availableDrivers,

@@ -6,14 +6,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createInterface } from 'node:readline';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DocumentRejectedError } from '../src/conversion/conversion-errors';
+import { SandboxTaskError } from '../src/platform/sandbox/serialized-error';
 import {
   SandboxCrashError,
   SandboxLimitError,
   createSandboxPool,
   type SandboxOptions,
   type SandboxPool,
-} from '../src/sandbox/sandbox-pool';
+} from '../src/platform/sandbox/sandbox-pool';
 import { processExists } from './support/pdf-inspect';
 
 const TASKS = new URL('./support/sandbox-test-tasks.ts', import.meta.url).pathname;
@@ -36,7 +36,7 @@ function startPool(options: Partial<SandboxOptions> = {}): SandboxPool {
     timeoutMs: 30_000,
     recycleAfter: 100,
     logger,
-    tasksModule: TASKS,
+    tasksModules: [TASKS],
     ...options,
   });
   pools.push(pool);
@@ -57,16 +57,18 @@ async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
 
 // Generous time-outs: the machine running the tests may be busy, and each child starts a Node.
 describe('sandbox pool', { timeout: 180_000 }, () => {
-  it('runs tasks in a child process and returns bytes and typed document errors', async () => {
+  it("runs tasks in a child process and returns bytes and the task's errors with their code", async () => {
     const pool = startPool();
     const pid = await pool.run<number>('pid', null);
     expect(pid).not.toBe(process.pid);
     const bytes = new Uint8Array([1, 2, 3, 250]);
     expect(await pool.run<Uint8Array>('echo', bytes)).toEqual(bytes);
     const error = await rejectionOf(pool.run('reject', null));
-    expect(error).toBeInstanceOf(DocumentRejectedError);
-    expect((error as DocumentRejectedError).code).toBe('UNREADABLE');
-    expect((error as DocumentRejectedError).detail).toBe('from a child');
+    // The child's error keeps its kind, code and detail (the feature turns it back into its own).
+    expect(error).toBeInstanceOf(SandboxTaskError);
+    expect((error as SandboxTaskError).name).toBe('DocumentRejectedError');
+    expect((error as SandboxTaskError).code).toBe('UNREADABLE');
+    expect((error as SandboxTaskError).detail).toBe('from a child');
   });
 
   it('kills a child whose native memory passes the ceiling and says so', async () => {

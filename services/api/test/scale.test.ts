@@ -9,7 +9,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_ROUTES, MESSAGES } from '@admissions/api-contract';
-import { ConfigError, loadConfig } from '../src/config';
+import { ConfigError, loadConfig } from '../src/platform/config';
 import { availableDrivers, createTestRuntime, type TestRuntime } from './support/test-runtime';
 
 const apiDir = path.resolve(import.meta.dirname, '..');
@@ -274,7 +274,7 @@ describe.skipIf(!availableDrivers().includes('postgres'))(
       const t = await createTestRuntime('postgres', { RUN_WORKER_IN_PROCESS: 'false' });
       const port = await freePort();
       let output = '';
-      const worker = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'worker'], {
+      const worker = spawn(process.execPath, ['--import', 'tsx', 'src/boot/cli.ts', 'worker'], {
         cwd: apiDir,
         env: {
           ...process.env,
@@ -333,7 +333,7 @@ describe('graceful shutdown of the server process', () => {
 
   beforeAll(async () => {
     port = await freePort();
-    server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    server = spawn(process.execPath, ['--import', 'tsx', 'src/boot/server.ts'], {
       cwd: apiDir,
       env: {
         ...process.env,

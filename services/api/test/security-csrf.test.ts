@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_ROUTES } from '@admissions/api-contract';
-import { createSession } from '../src/auth/sessions';
-import { applications, users } from '../src/db/schema';
-import { REQUEST_GUARD_MESSAGES } from '../src/http/request-guard';
+import { createSession } from '../src/modules/auth/sessions';
+import { applications, users } from '../src/platform/db/schema';
+import { REQUEST_GUARD_MESSAGES } from '../src/platform/http/request-guard';
 import { fillPath, listRoutes, type FuzzRoute, type OpenApiDocument } from './support/fuzz';
 import { availableDrivers, createTestRuntime, type TestRuntime } from './support/test-runtime';
 

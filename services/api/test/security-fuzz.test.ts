@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
 import { eq } from 'drizzle-orm';
 import { API_ROUTES } from '@admissions/api-contract';
-import { users } from '../src/db/schema';
-import { mintServiceToken } from '../src/service/service-tokens';
+import { users } from '../src/platform/db/schema';
+import { mintServiceToken } from '../src/modules/service/service-tokens';
 import {
   bodyArbitrary,
   fillPath,

@@ -6,12 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { API_ROUTES, MESSAGES, SERVICE_MESSAGES } from '@admissions/api-contract';
 import type { ApplicationPdfResponse } from '@admissions/api-contract';
-import { createSession } from '../src/auth/sessions';
-import { applications, serviceAudit, users } from '../src/db/schema';
-import { BODY_DEADLINE_MESSAGE } from '../src/http/body-deadline';
-import { JSON_BODY_MESSAGES } from '../src/http/json-body';
-import { REQUEST_GUARD_MESSAGES } from '../src/http/request-guard';
-import { mintServiceToken } from '../src/service/service-tokens';
+import { createSession } from '../src/modules/auth/sessions';
+import { applications, serviceAudit, users } from '../src/platform/db/schema';
+import { BODY_DEADLINE_MESSAGE } from '../src/platform/http/body-deadline';
+import { JSON_BODY_MESSAGES } from '../src/platform/http/json-body';
+import { REQUEST_GUARD_MESSAGES } from '../src/platform/http/request-guard';
+import { mintServiceToken } from '../src/modules/service/service-tokens';
 import { pdfText } from './support/pdf-inspect';
 import { availableDrivers, createTestRuntime, type TestRuntime } from './support/test-runtime';
 

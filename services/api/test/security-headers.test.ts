@@ -10,8 +10,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { PDFDocument } from 'pdf-lib';
 import { eq } from 'drizzle-orm';
 import { API_ROUTES } from '@admissions/api-contract';
-import { users } from '../src/db/schema';
-import { mintServiceToken } from '../src/service/service-tokens';
+import { users } from '../src/platform/db/schema';
+import { mintServiceToken } from '../src/modules/service/service-tokens';
 import { fillPath, listRoutes, type OpenApiDocument } from './support/fuzz';
 import {
   availableDrivers,

@@ -68,7 +68,7 @@ describe.each(availableDrivers())('shutdown with a dead log reader (%s)', (drive
     // Holds the read end of the server's stdout and never reads it.
     const holder = spawn('sleep', ['600'], { stdio: ['pipe', 'ignore', 'ignore'] });
     holders.push(holder);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/boot/server.ts'], {
       cwd: apiDir,
       env: {
         ...process.env,

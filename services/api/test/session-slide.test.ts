@@ -3,7 +3,7 @@
 // at once.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessions, users } from '../src/db/schema';
+import { sessions, users } from '../src/platform/db/schema';
 import {
   availableDrivers,
   createTestRuntime,

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STAFF_MESSAGES } from '@admissions/api-contract';
-import { startPgliteSocket } from '../src/db/pglite-socket';
+import { startPgliteSocket } from '../src/platform/db/pglite-socket';
 import {
   availableDrivers,
   cookiesOf,
@@ -24,7 +24,7 @@ describe.each(availableDrivers())('staff area CLI (%s)', (driver) => {
   let stopSocket: (() => Promise<void>) | undefined;
 
   const cli = (args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'staff', ...args], {
+    run(process.execPath, ['--import', 'tsx', 'src/boot/cli.ts', 'staff', ...args], {
       cwd: apiRoot,
       env: {
         ...process.env,

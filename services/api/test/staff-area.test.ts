@@ -8,9 +8,9 @@ import { eq, sql } from 'drizzle-orm';
 import { authenticator } from 'otplib';
 import type { LightMyRequestResponse } from 'fastify';
 import { STAFF_MESSAGES, type StaffListResponse } from '@admissions/api-contract';
-import { serviceAudit, users } from '../src/db/schema';
-import { createStaffAccounts } from '../src/staff/staff-accounts';
-import { createApiKey, revokeApiKey } from '../src/staff/api-keys';
+import { serviceAudit, users } from '../src/platform/db/schema';
+import { createStaffAccounts } from '../src/modules/staff/staff-accounts';
+import { createApiKey, revokeApiKey } from '../src/modules/staff/api-keys';
 import {
   availableDrivers,
   cookiesOf,

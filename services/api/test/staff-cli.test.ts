@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { temporaryAnswers } from '../src/db/schema';
-import { startPgliteSocket } from '../src/db/pglite-socket';
+import { temporaryAnswers } from '../src/platform/db/schema';
+import { startPgliteSocket } from '../src/platform/db/pglite-socket';
 import {
   availableDrivers,
   createTestRuntime,
@@ -25,7 +25,7 @@ describe.each(availableDrivers())('staff CLI commands (%s)', (driver) => {
   let files: string;
 
   const cli = (args: string[], env: Record<string, string> = {}) =>
-    run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    run(process.execPath, ['--import', 'tsx', 'src/boot/cli.ts', ...args], {
       cwd: apiRoot,
       env: {
         ...process.env,

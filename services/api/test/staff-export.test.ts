@@ -6,8 +6,8 @@ import { eq, sql } from 'drizzle-orm';
 import { unzipSync } from 'fflate';
 import { authenticator } from 'otplib';
 import type { StaffExportResponse } from '@admissions/api-contract';
-import { users } from '../src/db/schema';
-import { createStaffAccounts } from '../src/staff/staff-accounts';
+import { users } from '../src/platform/db/schema';
+import { createStaffAccounts } from '../src/modules/staff/staff-accounts';
 import {
   availableDrivers,
   cookiesOf,

@@ -29,7 +29,7 @@ async function startEmbedded(format: 'text' | 'json') {
     WEB_DIST: path.join(dataDir, 'no-web-build'),
     OFFICE_POOL_SIZE: '1',
   });
-  const server = launchProcess(`api-${format}`, ['src/main.ts'], env, logDir);
+  const server = launchProcess(`api-${format}`, ['src/boot/server.ts'], env, logDir);
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitUntilReady(server, async () => (await fetch(`${url}/health`)).status === 200);

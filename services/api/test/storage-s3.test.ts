@@ -10,21 +10,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import S3rver from 's3rver';
 import { DOCUMENT_MESSAGES } from '@admissions/api-contract';
-import { loadConfig } from '../src/config';
-import { createStorage } from '../src/storage/create-storage';
+import { loadConfig } from '../src/platform/config';
+import { createStorage } from '../src/platform/storage/create-storage';
 import {
   createDocumentKey,
   createUploadKey,
   UPLOAD_POLICY,
   type StorageDriver,
-} from '../src/storage/storage-driver';
-import { createManualClock, systemClock } from '../src/lib/clock';
-import { createDocumentStore } from '../src/documents/document-store';
+} from '../src/platform/storage/storage-driver';
+import { createManualClock, systemClock } from '../src/platform/lib/clock';
+import { createDocumentStore } from '../src/modules/documents/document-store';
 import {
   orphanGraceMs,
   sweepOrphanBlobs,
   sweepStuckConversions,
-} from '../src/documents/conversion-jobs';
+} from '../src/modules/documents/conversion-jobs';
 import { buildPdf } from './support/document-fixtures';
 import { createUploadClient } from './support/upload-client';
 import { createTestRuntime, registerApplicant, type TestRuntime } from './support/test-runtime';

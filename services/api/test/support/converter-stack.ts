@@ -8,9 +8,13 @@ import { expect } from 'vitest';
 import {
   createDocumentConverter,
   type DocumentConverter,
-} from '../../src/conversion/convert-document';
-import { createOfficePool, type OfficePool } from '../../src/conversion/libreoffice/office-pool';
-import { createSandboxPool, type SandboxPool } from '../../src/sandbox/sandbox-pool';
+} from '../../src/modules/documents/conversion/convert-document';
+import {
+  createOfficePool,
+  type OfficePool,
+} from '../../src/modules/documents/conversion/libreoffice/office-pool';
+import { createSandboxPool, type SandboxPool } from '../../src/platform/sandbox/sandbox-pool';
+import { DOCUMENT_SANDBOX_TASKS } from '../../src/modules/documents';
 import { processExists } from './pdf-inspect';
 
 export interface ConverterStack {
@@ -32,6 +36,7 @@ export async function startConverterStack(options: {
   const workDir = mkdtempSync(path.join(os.tmpdir(), `${options.name}-`));
   const pool = createOfficePool({ size: 1, timeoutMs, recycleAfter, workDir, logger });
   const sandbox = createSandboxPool({
+    tasksModules: [DOCUMENT_SANDBOX_TASKS],
     size: 1,
     memoryMb: 768,
     cpuMs: 20_000,

@@ -9,10 +9,10 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { PGlite } from '@electric-sql/pglite';
 import pino from 'pino';
-import { wrapPglite } from '../../src/db/connect';
-import { PGLITE_EXTENSIONS } from '../../src/db/pglite-extensions';
-import { migrateDatabase } from '../../src/db/migrate';
-import { startJobQueue } from '../../src/jobs/queue';
+import { wrapPglite } from '../../src/platform/db/connect';
+import { PGLITE_EXTENSIONS } from '../../src/platform/db/pglite-extensions';
+import { migrateDatabase } from '../../src/platform/db/migrate';
+import { startJobQueue } from '../../src/platform/queue/job-queue';
 
 declare module 'vitest' {
   export interface ProvidedContext {

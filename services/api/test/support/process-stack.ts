@@ -1,5 +1,5 @@
 // The service as it runs at scale, in real processes on this machine: N API processes
-// (`node --import tsx src/main.ts`, the `npm start` command) and M job workers (`npm run cli --
+// (`node --import tsx src/boot/server.ts`, the `npm start` command) and M job workers (`npm run cli --
 // worker`) sharing one PostgreSQL database, one DATA_DIR (blobs, outbox) and one SECRET_KEY, with
 // the worker out of the API processes (RUN_WORKER_IN_PROCESS=false). Used by the load suite
 // (bench/load-bench.ts, test/load.test.ts) and open to the fault suite. It imports nothing from
@@ -257,7 +257,7 @@ export async function startProcessStack(options: ProcessStackOptions): Promise<P
   const startWorker = async () => {
     const worker = launchProcess(
       `worker-${workers.length + 1}`,
-      ['src/cli/main.ts', 'worker'],
+      ['src/boot/cli.ts', 'worker'],
       env,
       logDir,
     );
@@ -272,7 +272,12 @@ export async function startProcessStack(options: ProcessStackOptions): Promise<P
     await runCliWith(env, ['migrate']);
     ports.forEach((port, i) => {
       apis.push(
-        launchProcess(`api-${i + 1}`, ['src/main.ts'], { ...env, PORT: String(port) }, logDir),
+        launchProcess(
+          `api-${i + 1}`,
+          ['src/boot/server.ts'],
+          { ...env, PORT: String(port) },
+          logDir,
+        ),
       );
     });
     await Promise.all([

@@ -2,7 +2,7 @@
 // keeps one child busy in a synchronous loop (so only the kernel's death signal can stop it),
 // prints the children's pids and waits to be killed.
 import pino from 'pino';
-import { createSandboxPool } from '../../src/sandbox/sandbox-pool';
+import { createSandboxPool } from '../../src/platform/sandbox/sandbox-pool';
 
 const pool = createSandboxPool({
   size: 2,
@@ -11,7 +11,7 @@ const pool = createSandboxPool({
   timeoutMs: 600_000,
   recycleAfter: 100,
   logger: pino({ level: 'silent' }),
-  tasksModule: new URL('./sandbox-test-tasks.ts', import.meta.url).pathname,
+  tasksModules: [new URL('./sandbox-test-tasks.ts', import.meta.url).pathname],
 });
 const [a, b] = await Promise.all([pool.run<number>('pid', null), pool.run<number>('pid', null)]);
 void pool.run('spin', 600_000).catch(() => undefined);

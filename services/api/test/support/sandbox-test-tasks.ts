@@ -1,7 +1,7 @@
 // Tasks for the sandbox pool's own tests: each misbehaves in one way a hostile file could make a
 // converter misbehave (native memory, JavaScript heap, CPU, time, a crash).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DocumentRejectedError } from '../../src/conversion/conversion-errors';
+import { DocumentRejectedError } from '../../src/modules/documents/conversion/conversion-errors';
 
 const held: unknown[] = [];
 

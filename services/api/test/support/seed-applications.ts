@@ -6,10 +6,10 @@ import { randomUUID } from 'node:crypto';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { createAnswerFixtures, type AnswerFixtureName } from '@admissions/answer-view/fixtures';
 import { WEB_STATUSES } from '@admissions/api-contract';
-import type { Db } from '../../src/db/connect';
-import { applications, documentAnswers, users } from '../../src/db/schema';
-import { splitSensitive } from '../../src/application/application-store';
-import { createDocumentKey, type StorageDriver } from '../../src/storage/storage-driver';
+import type { Db } from '../../src/platform/db/connect';
+import { applications, documentAnswers, users } from '../../src/platform/db/schema';
+import { splitSensitive } from '../../src/modules/application/application-store';
+import { createDocumentKey, type StorageDriver } from '../../src/platform/storage/storage-driver';
 
 export interface SeedDeps {
   db: Db;

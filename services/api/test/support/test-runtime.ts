@@ -8,11 +8,11 @@ import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { loadConfig, type Config } from '../../src/config';
-import { PGLITE_EXTENSIONS } from '../../src/db/pglite-extensions';
-import { createLogger } from '../../src/lib/logger';
-import { createManualClock, type ManualClock } from '../../src/lib/clock';
-import { startRuntime, type Runtime, type RuntimeOptions } from '../../src/runtime';
+import { loadConfig, type Config } from '../../src/platform/config';
+import { PGLITE_EXTENSIONS } from '../../src/platform/db/pglite-extensions';
+import { createLogger } from '../../src/platform/logging/logger';
+import { createManualClock, type ManualClock } from '../../src/platform/lib/clock';
+import { startRuntime, type Runtime, type RuntimeOptions } from '../../src/boot/runtime';
 
 export type Driver = 'pglite' | 'postgres';
 

@@ -1,0 +1,258 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Logger } from 'pino';
+import { sql } from 'drizzle-orm';
+import { ErrorResponse, HealthResponse, MESSAGES, API_ROUTES } from '@admissions/api-contract';
+import type { PartnerConfig } from '@admissions/form';
+import { isHttps, type Config } from '../platform/config';
+import type { Database } from '../platform/db/connect';
+import type { Clock } from '../platform/lib/clock';
+import type { Secrets } from '../platform/lib/crypto';
+import { AppError } from '../platform/lib/app-error';
+import type { MailJob } from '../modules/mail';
+import { registerErrorHandling } from '../platform/http/error-handler';
+import { registerRequestLog } from '../platform/http/request-log';
+import { compileValidator } from '../platform/http/validator';
+import { registerSecurity } from '../platform/http/security';
+import { registerSpa } from '../platform/http/spa';
+import { registerJsonBodyParser } from '../platform/http/json-body';
+import { registerCrossSiteGuard } from '../platform/http/request-guard';
+import { registerSessionGate } from '../modules/auth';
+import { registerBodyDeadline } from '../platform/http/body-deadline';
+import { registerMetrics, type Metrics } from '../platform/http/metrics';
+import { createAuthService } from '../modules/auth';
+import { authRoutes } from '../modules/auth';
+import { createRequireSession } from '../modules/auth';
+import type { CookieSettings } from '../modules/auth';
+import { createApplicationService } from '../modules/application';
+import { applicationRoutes } from '../modules/application';
+import type { StorageDriver } from '../platform/storage/storage-driver';
+import { localUploadRoute } from '../platform/storage/local-upload-route';
+import type { LocalStorage } from '../platform/storage/local-storage';
+import type { ConversionJob } from '../modules/documents';
+import { createDocumentService } from '../modules/documents';
+import { documentRoutes } from '../modules/documents';
+import { createAddressProvider } from '../modules/lookup';
+import { createLookupService } from '../modules/lookup';
+import { lookupRoutes } from '../modules/lookup';
+import { registerReadOnlyGuard } from '../modules/service';
+import { serviceRoutes } from '../modules/service';
+import type { PdfJob } from '../modules/print';
+import { createApplicationPdfService } from '../modules/print';
+import { pdfRoutes } from '../modules/print';
+import type { PdfRenderer } from '../modules/print';
+import type { JobQueue } from '../platform/queue/job-queue';
+import { registerStaffArea } from '../modules/staff';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  secrets: Secrets;
+  partner: PartnerConfig;
+  clock: Clock;
+  logger: Logger;
+  /**
+   * Queues an e-mail, or an account request the mail worker decides (auth/account-mail.ts); the
+   * worker sends it, so a slow mail server never blocks a request.
+   */
+  sendMail: (message: MailJob) => Promise<void>;
+  /** Uploaded files and converted PDFs (local disk or S3). */
+  storage: StorageDriver;
+  /** Queues a document conversion for the worker. */
+  enqueueConversion: (job: ConversionJob) => Promise<void>;
+  /** Queues the generation of an applicant's application PDF. */
+  enqueuePdf: (job: PdfJob) => Promise<void>;
+  /** Lays out the application PDF (the staff copy is rendered in the request). */
+  renderPdf: PdfRenderer;
+  /** The job queue (staff exports run the export job through it). */
+  queue?: JobQueue;
+  /** Prometheus metrics (METRICS_ENABLED); without them GET /metrics is an ordinary 404. */
+  metrics?: Metrics;
+}
+
+/** The HTTP application, without listening: main.ts serves it, tests inject into it. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, database, clock, logger } = deps;
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    // Fastify's two lines per request (incoming, completed) were a tenth of an autosave's CPU;
+    // one line at completion says the same (see registerRequestLog).
+    logController: new LogController({ disableRequestLogging: true }),
+    // A hop count as proxy-addr reads it (Fastify's typings lack the number form): the nearest
+    // `n` addresses — the socket's, then X-Forwarded-For from the right — are proxies.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
+    bodyLimit: 1_048_576,
+    connectionTimeout: config.requestTimeoutMs,
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: 72_000,
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(compileValidator);
+
+  // Only JSON bodies: a text/plain POST is what a cross-site HTML form can send without CORS.
+  app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
+  registerErrorHandling(app);
+  if (config.logFormat === 'json') registerRequestLog(app);
+  registerBodyDeadline(app, config);
+  await registerSecurity(app, config);
+  // A state change another site asked for is refused before any other work (403); after helmet,
+  // so the refusal carries the security headers.
+  registerCrossSiteGuard(app, config);
+  // Before routing, authentication and body parsing: a service token never writes, whatever
+  // the route (docs/design-decisions.md, 9). After helmet, so the 403 carries the security headers too.
+  registerReadOnlyGuard(app);
+  if (deps.metrics) registerMetrics(app, deps.metrics, config);
+  await app.register(cookie);
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Admissions application API',
+        version: '1.0.0',
+        description: 'Applicant, account, lookup and staff calls. Every error body is {message}.',
+      },
+      components: {
+        securitySchemes: {
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: '`npm run cli -- staff api-key create`',
+          },
+        },
+      },
+    },
+  });
+  if (config.enableDocs) {
+    await app.register(swaggerUi, {
+      routePrefix: '/docs',
+      staticCSP: true,
+      // The UI's own policy, hardened like every other page (docs/design-decisions.md, 11): it uses no <base>
+      // and is never framed.
+      transformStaticCSP: (header) =>
+        header
+          .replace("base-uri 'self'", "base-uri 'none'")
+          .replace("frame-ancestors 'self'", "frame-ancestors 'none'"),
+    });
+  }
+
+  app.get(API_ROUTES.health, {
+    config: { rateLimit: false },
+    schema: {
+      tags: ['operations'],
+      summary: 'Ready when the database answers',
+      response: { 200: HealthResponse, 503: ErrorResponse },
+    },
+    handler: async () => {
+      try {
+        await database.db.execute(sql`SELECT 1`);
+      } catch {
+        throw new AppError(503, 'UNAVAILABLE', MESSAGES.unavailable, { 'retry-after': '5' });
+      }
+      return { status: 'ok' as const };
+    },
+  });
+
+  // The institution's details as this deployment configured them (PARTNER_CONFIG_FILE), so the
+  // SPA's labels, limits and alert match what the server enforces.
+  app.get(API_ROUTES.partner, {
+    schema: {
+      tags: ['operations'],
+      summary: "The institution's configuration shown in the application",
+      response: { 200: Type.Unsafe<PartnerConfig>({ type: 'object', additionalProperties: true }) },
+    },
+    handler: async () => deps.partner,
+  });
+
+  const cookies: CookieSettings = { secure: isHttps(config), clientId: config.loginMarkerClientId };
+  app.decorateRequest('sessionUser', null);
+  const requireSession = registerSessionGate(
+    app,
+    createRequireSession(database.db, clock, cookies),
+  );
+  const auth = createAuthService({
+    db: database.db,
+    clock,
+    hmacKey: deps.secrets.hmacKey,
+    requestAccountMail: deps.sendMail,
+  });
+
+  await app.register(authRoutes, { config, auth, db: database.db, clock, cookies, requireSession });
+  const applicationService = createApplicationService({
+    db: database.db,
+    clock,
+    encryptionKey: deps.secrets.encryptionKey,
+    partner: deps.partner,
+    sendMail: deps.sendMail,
+  });
+  const documentService = createDocumentService({
+    db: database.db,
+    storage: deps.storage,
+    clock,
+    logger,
+    enqueue: deps.enqueueConversion,
+    conversionTimeoutMs: config.conversionTimeoutMs,
+  });
+  await app.register(applicationRoutes, {
+    config,
+    db: database.db,
+    service: applicationService,
+    requireSession,
+    documents: documentService,
+  });
+  await app.register(documentRoutes, { service: documentService, requireSession });
+  if (deps.storage.kind === 'local') {
+    const { store } = documentService;
+    await app.register(localUploadRoute, {
+      storage: deps.storage as LocalStorage,
+      receipts: {
+        claim: (key) => store.claimUploadReceipt(key, clock.now()),
+        record: (key, bytes) => store.recordUploadedBytes(key, bytes),
+        release: (key) => store.releaseUploadReceipt(key),
+      },
+    });
+  }
+  const pdfService = createApplicationPdfService({
+    db: database.db,
+    storage: deps.storage,
+    clock,
+    logger,
+    partner: deps.partner,
+    encryptionKey: deps.secrets.encryptionKey,
+    downloadLinkKey: deps.secrets.downloadLinkKey,
+    enqueue: deps.enqueuePdf,
+    render: deps.renderPdf,
+  });
+  await app.register(pdfRoutes, { service: pdfService, requireSession });
+  await app.register(serviceRoutes, {
+    config,
+    db: database.db,
+    clock,
+    serviceTokenKey: deps.secrets.serviceTokenKey,
+    encryptionKey: deps.secrets.encryptionKey,
+    pdf: pdfService,
+  });
+  await registerStaffArea(app, {
+    config,
+    database,
+    clock,
+    logger,
+    storage: deps.storage,
+    ...(deps.queue ? { queue: deps.queue } : {}),
+    secrets: deps.secrets,
+    pdf: pdfService,
+  });
+  const lookupService = createLookupService({
+    database,
+    addressProvider: createAddressProvider(config.addressProvider, database),
+  });
+  await app.register(lookupRoutes, { config, service: lookupService });
+  await registerSpa(app, config.webDist);
+  return app;
+}

@@ -1,0 +1,187 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { PGlite } from '@electric-sql/pglite';
+import type { PartnerConfig } from '@admissions/form';
+import { loadPartner } from '../platform/partner';
+import type { Config } from '../platform/config';
+import { openDatabase, type Database } from '../platform/db/connect';
+import { migrateDatabase } from '../platform/db/migrate';
+import type { JobQueue } from '../platform/queue/job-queue';
+import { startJobWorkers, startMeasuredJobQueue } from './workers';
+import type { Metrics } from '../platform/http/metrics';
+import { enqueueMail } from '../modules/mail';
+import type { ConversionRuntime } from '../modules/documents';
+import { enqueuePdfJob } from '../modules/print';
+import { startPgliteSocket } from '../platform/db/pglite-socket';
+import { systemClock, type Clock } from '../platform/lib/clock';
+import { loadSecrets, type Secrets } from '../platform/lib/crypto';
+import { restrictNewFiles, securePrivateDataDir } from '../platform/lib/private-data-dir';
+import { createMailer, type Mailer } from '../platform/mail/mailer';
+import { seedLookupSamples } from '../modules/lookup';
+import { createStorage } from '../platform/storage/create-storage';
+import type { StorageDriver } from '../platform/storage/storage-driver';
+import { DOCUMENT_SANDBOX_TASKS, enqueueConversion } from '../modules/documents';
+import { buildApp } from './app';
+import { PRINT_SANDBOX_TASKS, createSandboxedRenderers } from '../modules/print';
+import type { PdfRenderer } from '../modules/print';
+import { createConfiguredSandbox, type SandboxPool } from '../platform/sandbox/sandbox-pool';
+
+export interface Runtime {
+  app: FastifyInstance;
+  database: Database;
+  queue: JobQueue;
+  secrets: Secrets;
+  partner: PartnerConfig;
+  mailer: Mailer;
+  storage: StorageDriver;
+  /** The in-process conversion worker and its LibreOffice pool (absent with RUN_WORKER_IN_PROCESS=false). */
+  conversion?: ConversionRuntime;
+  /** Present with METRICS_ENABLED. */
+  metrics?: Metrics;
+  /** The children that convert and render applicants' files (src/sandbox). */
+  sandbox: SandboxPool;
+  /**
+   * Stops in reverse order. HTTP first (no new connections, in-flight requests drained), then the
+   * workers: running jobs get until `deadline` (epoch ms; default SHUTDOWN_TIMEOUT_MS from now)
+   * to finish, after which pg-boss fails them back to the queue for a retry elsewhere.
+   */
+  close(options?: { deadline?: number }): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  logger: Logger;
+  clock?: Clock;
+  /** Tests hand in a PGlite loaded from a migrated snapshot. */
+  pglite?: PGlite;
+  /** The CLI itself opens the files and must not offer them to others. */
+  shareEmbeddedDatabase?: boolean;
+  /** Start LibreOffice at boot (the server does; tests leave it to the first conversion). */
+  warmConversionPool?: boolean;
+  /** The application PDF renderer (tests may hand in a failing or slow one). */
+  renderPdf?: PdfRenderer;
+  /** Load the PDF fonts and render once at boot (the server does). */
+  warmPdfRenderer?: boolean;
+}
+
+/** Everything the server needs, in start-up order; close() stops it in reverse. */
+export async function startRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
+  const { logger } = options;
+  const clock = options.clock ?? systemClock;
+  // Before anything writes there: the database, blobs, outbox and key are this user's alone.
+  restrictNewFiles();
+  const unfixed = await securePrivateDataDir(config.dataDir);
+  if (unfixed.length > 0) {
+    logger.warn(
+      { count: unfixed.length, first: unfixed.slice(0, 5) },
+      'DATA_DIR entries owned by another user keep their permissions',
+    );
+  }
+  const secrets = await loadSecrets(config.secretKey, config.dataDir);
+  const partner = await loadPartner(config);
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    pglite: options.pglite,
+  });
+  await migrateDatabase(database);
+  await seedLookupSamples(database, logger);
+  // Only a server that opened the embedded files itself shares them with the CLI.
+  const stopSocket =
+    database.pglite && !options.pglite && options.shareEmbeddedDatabase !== false
+      ? await startPgliteSocket(database.pglite, config.dataDir)
+      : undefined;
+  const { queue, metrics } = await startMeasuredJobQueue(config, database, logger);
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    dataDir: config.dataDir,
+    logger,
+  });
+  const storage = createStorage(config, secrets.hmacKey, clock);
+  // Conversion and rendering parse applicants' files: they run in sandbox children, not here.
+  const sandbox = createConfiguredSandbox(config, logger, [
+    DOCUMENT_SANDBOX_TASKS,
+    PRINT_SANDBOX_TASKS,
+  ]);
+  const sandboxed = createSandboxedRenderers(sandbox);
+  const renderPdf = options.renderPdf ?? sandboxed.render;
+  // `export --queue` jobs (issue #8) included: on the embedded database only this process can run them.
+  const workers = config.runWorkerInProcess
+    ? await startJobWorkers({
+        config,
+        database,
+        queue,
+        storage,
+        mailer,
+        secrets,
+        partner,
+        clock,
+        logger,
+        renderPdf,
+        layoutPdf: options.renderPdf ? undefined : sandboxed.layout,
+        sandbox,
+        warmConversionPool: options.warmConversionPool === true,
+        exportLoops: 2,
+      })
+    : undefined;
+  if (options.warmPdfRenderer === true && !options.renderPdf) {
+    // In a child: it no longer blocks this event loop, so the server need not wait for it.
+    void sandboxed
+      .warm()
+      .catch((error: unknown) => logger.error({ err: error }, 'PDF renderer warm-up failed'));
+  }
+  const app = await buildApp({
+    config,
+    database,
+    secrets,
+    partner,
+    clock,
+    logger,
+    sendMail: (message) => enqueueMail(queue, secrets.encryptionKey, message),
+    storage,
+    enqueueConversion: (job) => enqueueConversion(queue, job),
+    enqueuePdf: (job) => enqueuePdfJob(queue, job),
+    renderPdf,
+    metrics,
+    queue,
+  });
+  return {
+    app,
+    database,
+    queue,
+    secrets,
+    partner,
+    mailer,
+    storage,
+    conversion: workers?.conversion,
+    metrics,
+    sandbox,
+    async close(options = {}) {
+      const deadline = options.deadline ?? Date.now() + config.shutdownTimeoutMs;
+      // Stop listening and let requests in flight finish; past the deadline, cut them off.
+      const cutOff = setTimeout(
+        () => {
+          logger.warn('requests still running at the shutdown deadline: closing their connections');
+          app.server.closeAllConnections();
+        },
+        Math.max(0, deadline - Date.now()),
+      );
+      await app.close().finally(() => clearTimeout(cutOff));
+      // pg-boss stops fetching at once, then waits for running handlers until the deadline and
+      // fails whatever is still running back to its queue (retried by any worker).
+      await queue.stop({
+        graceful: true,
+        wait: true,
+        // Whatever is left of the budget: a shutdown never outlasts SHUTDOWN_TIMEOUT_MS.
+        timeout: Math.max(200, deadline - Date.now()),
+      });
+      // Only now that no conversion runs: the LibreOffice pool, the sweepers' timers.
+      await workers?.stop();
+      await sandbox.close();
+      await storage.close();
+      mailer.close();
+      await stopSocket?.();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,113 @@
+// What runs the background jobs, started the same way by the server (RUN_WORKER_IN_PROCESS) and by
+// `npm run cli -- worker`, so that a new kind of job is added in one place and both get it.
+import type { Logger } from 'pino';
+import type { PartnerConfig } from '@admissions/form';
+import type { Config } from '../platform/config';
+import type { Database } from '../platform/db/connect';
+import { createAccountMailResolver } from '../modules/auth';
+import { startHousekeepingWorker } from '../modules/auth';
+import { startConversionRuntime, type ConversionRuntime } from '../modules/documents';
+import { EXPORT_QUEUE, startExportWorker } from '../modules/export';
+import { createPdfLayout, type PageCountingRenderer } from '../modules/export';
+import { createMetrics, type Metrics } from '../platform/http/metrics';
+import type { Clock } from '../platform/lib/clock';
+import type { Secrets } from '../platform/lib/crypto';
+import { startMailWorker } from '../modules/mail';
+import type { Mailer } from '../platform/mail/mailer';
+import { startPdfWorker } from '../modules/print';
+import { createPdfStore } from '../modules/print';
+import type { PdfRenderer } from '../modules/print';
+import type { SandboxPool } from '../platform/sandbox/sandbox-pool';
+import type { StorageDriver } from '../platform/storage/storage-driver';
+import { QUEUES, startJobQueue, type JobQueue } from '../platform/queue/job-queue';
+
+/** pg-boss, measured per job when METRICS_ENABLED (the metrics also report every queue's depth). */
+export async function startMeasuredJobQueue(
+  config: Config,
+  database: Database,
+  logger: Logger,
+): Promise<{ queue: JobQueue; metrics?: Metrics }> {
+  const metrics = config.metricsEnabled
+    ? createMetrics(database, [...Object.values(QUEUES), EXPORT_QUEUE])
+    : undefined;
+  const queue = await startJobQueue(database, logger, {
+    conversionTimeoutMs: config.conversionTimeoutMs,
+    observeJob: metrics ? (...args) => metrics.observeJob(...args) : undefined,
+  });
+  return { queue, metrics };
+}
+
+export interface JobWorkers {
+  conversion: ConversionRuntime;
+  /** After queue.stop(): no job runs any more, so LibreOffice and the render threads can go. */
+  stop(): Promise<void>;
+}
+
+export async function startJobWorkers(deps: {
+  config: Config;
+  database: Database;
+  queue: JobQueue;
+  storage: StorageDriver;
+  mailer: Mailer;
+  secrets: Secrets;
+  partner: PartnerConfig;
+  clock: Clock;
+  logger: Logger;
+  renderPdf: PdfRenderer;
+  /** renderPdf that also counts pages where it renders (the export); else counted here. */
+  layoutPdf?: PageCountingRenderer;
+  /** Where documents are converted and checked (the caller owns it and closes it). */
+  sandbox: SandboxPool;
+  /** Start LibreOffice now rather than on the first docx (tests leave it). */
+  warmConversionPool: boolean;
+  /** Job loops for `export --queue`. */
+  exportLoops: number;
+}): Promise<JobWorkers> {
+  const { config, database, queue, storage, secrets, partner, clock, logger } = deps;
+  const resolveAccountMail = createAccountMailResolver({
+    db: database.db,
+    clock,
+    hmacKey: secrets.hmacKey,
+    partner,
+    publicUrl: config.publicUrl,
+    limits: { burst: config.mailPerAddressBurst, perHour: config.mailPerAddressPerHour },
+  });
+  await startMailWorker(queue, secrets.encryptionKey, deps.mailer, logger, resolveAccountMail);
+  await startHousekeepingWorker(queue, { db: database.db, clock, logger });
+  const conversion = await startConversionRuntime({
+    config,
+    db: database.db,
+    queue,
+    storage,
+    clock,
+    logger,
+    sandbox: deps.sandbox,
+    warm: deps.warmConversionPool,
+  });
+  const renderDeps = {
+    db: database.db,
+    storage,
+    clock,
+    partner,
+    encryptionKey: secrets.encryptionKey,
+    logger,
+  };
+  const stopPdfWorker = await startPdfWorker(
+    queue,
+    { ...renderDeps, render: deps.renderPdf, store: createPdfStore(database.db) },
+    config.pdfConcurrency,
+  );
+  const stopExportWorker = await startExportWorker(
+    queue,
+    { ...renderDeps, database, layout: deps.layoutPdf ?? createPdfLayout(deps.renderPdf) },
+    deps.exportLoops,
+  );
+  return {
+    conversion,
+    async stop() {
+      await conversion.stop();
+      await stopPdfWorker();
+      await stopExportWorker();
+    },
+  };
+}

@@ -1,0 +1,265 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import {
+  APPLICATION_DEFINITION,
+  findQuestionEntry,
+  REPEAT_GROUPS,
+  SENSITIVE_ANSWER_KEYS,
+  TAB_GROUPS,
+  checkAnswerPatch,
+  clearHiddenAnswers,
+  isKnownAnswerKey,
+  listTabAnswersToClear,
+  validateAnswers,
+  type AnswerPatchProblem,
+  type PartnerConfig,
+} from '@admissions/form';
+import { MESSAGES, formatSubmitWhileConverting, type WebStatus } from '@admissions/api-contract';
+import type { Db } from '../../platform/db/connect';
+import { applications, documentConversions, temporaryAnswers } from '../../platform/db/schema';
+import { AppError } from '../../platform/lib/app-error';
+import type { Clock } from '../../platform/lib/clock';
+import { hashToken } from '../../platform/lib/crypto';
+import type { MailMessage } from '../../platform/mail/mailer';
+import { renderSubmissionConfirmation } from '../mail';
+import {
+  findApplication,
+  jsonb,
+  readAnswers,
+  readProfileJson,
+  splitSensitive,
+  updateUnsubmitted,
+} from './application-store';
+
+// Entries accumulate in this order; their count is the status (docs/behaviour.md).
+const STATUS_ORDER: readonly WebStatus[] = ['started', 'validating', 'submitted'];
+
+export interface ApplicationDeps {
+  db: Db;
+  clock: Clock;
+  encryptionKey: Buffer;
+  partner: PartnerConfig;
+  sendMail: (message: MailMessage) => Promise<void>;
+}
+
+function describeProblem(problem: AnswerPatchProblem): string {
+  switch (problem.problem) {
+    case 'unknown':
+      return `"${problem.key}" is not a question of this application.`;
+    case 'too-long':
+      return `The answer to "${problem.key}" is too long (at most ${problem.limit} characters).`;
+    case 'not-a-string':
+      return `The answer to "${problem.key}" must be text.`;
+  }
+}
+
+export function createApplicationService(deps: ApplicationDeps) {
+  const { db, clock, encryptionKey, partner, sendMail } = deps;
+
+  async function requireApplication(userId: string) {
+    let row = await findApplication(db, userId);
+    if (!row) {
+      await db.insert(applications).values({ userId }).onConflictDoNothing();
+      row = await findApplication(db, userId);
+    }
+    if (!row) throw new Error('application row missing after insert');
+    return row;
+  }
+
+  return {
+    /** The whole GET /api/profile body as JSON text (see readProfileJson). */
+    async readProfileJson(userId: string): Promise<string> {
+      const body = await readProfileJson(db, userId, encryptionKey);
+      if (body !== null) return body;
+      await requireApplication(userId);
+      const created = await readProfileJson(db, userId, encryptionKey);
+      if (created === null) throw new Error('application row missing after insert');
+      return created;
+    },
+
+    /** One atomic JSONB merge: concurrent saves of different keys never lose each other. */
+    async saveAnswers(userId: string, patch: Record<string, string>): Promise<void> {
+      const problems = checkAnswerPatch(patch, partner);
+      if (problems.length > 0) {
+        throw new AppError(
+          400,
+          'INVALID_ANSWER',
+          describeProblem(problems[0]!),
+          {},
+          {
+            errors: Object.fromEntries(problems.map((p) => [p.key, [describeProblem(p)]])),
+          },
+        );
+      }
+      if (Object.keys(patch).length === 0) return;
+      const { plain, sealed } = splitSensitive(patch, encryptionKey);
+      await updateUnsubmitted(db, userId, {
+        answer: sql`${applications.answer} || ${jsonb(plain)}`,
+        sensitive: sql`${applications.sensitive} || ${jsonb(sealed)}`,
+        version: sql`${applications.version} + 1`,
+        updatedAt: clock.now(),
+      });
+    },
+
+    async saveLastPage(userId: string, lastPage: string): Promise<void> {
+      await updateUnsubmitted(db, userId, { lastPage });
+    },
+
+    /**
+     * Idempotent and forward-only: a status at or behind the current one changes nothing.
+     * "submitted" only confirms a submission made by submit().
+     */
+    async advanceWebStatus(userId: string, status: WebStatus): Promise<void> {
+      const row = await requireApplication(userId);
+      if (row.submittedAt) {
+        if (status === 'submitted') return;
+        throw new AppError(409, 'ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
+      }
+      if (status === 'submitted') throw new AppError(409, 'SUBMIT_REQUIRED', MESSAGES.submitFirst);
+      const rank = STATUS_ORDER.indexOf(status) + 1;
+      await db
+        .update(applications)
+        .set({ webStatus: STATUS_ORDER.slice(0, rank) as string[] })
+        .where(
+          sql`${applications.userId} = ${userId} AND ${applications.submittedAt} IS NULL
+              AND cardinality(${applications.webStatus}) < ${rank}`,
+        );
+    },
+
+    async saveValidations(userId: string, errors: Record<string, string[]>): Promise<void> {
+      const unknown = Object.keys(errors).find((key) => !isKnownAnswerKey(key));
+      if (unknown) {
+        throw new AppError(
+          400,
+          'INVALID_ANSWER',
+          `"${unknown}" is not a question of this application.`,
+        );
+      }
+      await updateUnsubmitted(db, userId, { validations: errors });
+    },
+
+    async readAddAnother(userId: string): Promise<Record<string, number>> {
+      return (await requireApplication(userId)).addAnother;
+    },
+
+    async saveAddAnother(userId: string, buttonId: string, count: number): Promise<void> {
+      const group = REPEAT_GROUPS.find((g) => g.id === buttonId);
+      if (!group)
+        throw new AppError(400, 'UNKNOWN_BUTTON', `"${buttonId}" is not an add-another button.`);
+      if (count > group.max) {
+        throw new AppError(400, 'TOO_MANY', `You can add at most ${group.max} of these.`);
+      }
+      // The count is content: the print view and the PDF show every block.
+      await updateUnsubmitted(db, userId, {
+        addAnother: sql`${applications.addAnother} || ${jsonb({ [buttonId]: count })}`,
+        version: sql`${applications.version} + 1`,
+        updatedAt: clock.now(),
+      });
+    },
+
+    async readTabs(userId: string): Promise<Record<string, string>> {
+      return (await requireApplication(userId)).tabs;
+    },
+
+    /** Records the chosen tab and clears the answers of the tab left, in one statement. */
+    async chooseTab(userId: string, tabId: string, chosenTab: string): Promise<void> {
+      const group = TAB_GROUPS.find((g) => g.id === tabId);
+      if (!group) throw new AppError(400, 'UNKNOWN_TAB', `"${tabId}" is not a tab group.`);
+      if (!group.tabs.some((t) => t.id === chosenTab)) {
+        throw new AppError(400, 'UNKNOWN_TAB', `"${chosenTab}" is not a tab of "${tabId}".`);
+      }
+      const cleared = Object.fromEntries(
+        listTabAnswersToClear(APPLICATION_DEFINITION, tabId, chosenTab).map((k) => [k, '']),
+      );
+      await updateUnsubmitted(db, userId, {
+        tabs: sql`${applications.tabs} || ${jsonb({ [tabId]: chosenTab })}`,
+        answer: sql`${applications.answer} || ${jsonb(cleared)}`,
+        version: sql`${applications.version} + 1`,
+        updatedAt: clock.now(),
+      });
+    },
+
+    /**
+     * Validates with the shared engine, clears hidden answers and freezes the application. The
+     * row lock makes concurrent submits queue; all but the first find it submitted and return.
+     */
+    async submit(userId: string, email: string): Promise<void> {
+      const now = clock.now();
+      const submittedNow = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .select()
+          .from(applications)
+          .where(eq(applications.userId, userId))
+          .for('update');
+        if (!row) throw new AppError(409, 'NO_APPLICATION', MESSAGES.missingInformation);
+        if (row.submittedAt) return false;
+        // A file still converting would change a submitted application: refuse, naming it. The
+        // conversion side takes this row lock too before it starts or stores a result.
+        const [converting] = await tx
+          .select({ answerKey: documentConversions.answerKey })
+          .from(documentConversions)
+          .where(
+            and(
+              eq(documentConversions.userId, userId),
+              inArray(documentConversions.status, ['UNPROCESSED', 'IN_PROGRESS']),
+            ),
+          )
+          .orderBy(documentConversions.answerKey)
+          .limit(1);
+        if (converting) {
+          const label =
+            findQuestionEntry(APPLICATION_DEFINITION, converting.answerKey)?.question.label ??
+            converting.answerKey;
+          throw new AppError(409, 'CONVERSION_PENDING', formatSubmitWhileConverting(label));
+        }
+        const answers = readAnswers(row, encryptionKey);
+        const context = { tabs: row.tabs };
+        const errors = validateAnswers(APPLICATION_DEFINITION, answers, { now, partner, context });
+        if (Object.keys(errors).length > 0) {
+          throw new AppError(
+            422,
+            'MISSING_INFORMATION',
+            MESSAGES.missingInformation,
+            {},
+            { errors },
+          );
+        }
+        const { plain, sealed } = splitSensitive(
+          clearHiddenAnswers(APPLICATION_DEFINITION, answers, context),
+          encryptionKey,
+        );
+        await tx
+          .update(applications)
+          .set({
+            answer: plain,
+            sensitive: sealed,
+            submittedAt: now,
+            webStatus: [...STATUS_ORDER],
+            validations: {},
+            version: sql`${applications.version} + 1`,
+            updatedAt: now,
+          })
+          .where(eq(applications.userId, userId));
+        return true;
+      });
+      if (submittedNow) await sendMail(renderSubmissionConfirmation(email, partner));
+    },
+
+    /** A prefilled answer set for an anonymous visitor; never the sensitive answers. */
+    async readTemporaryAnswers(token: string): Promise<Record<string, string>> {
+      const [row] = await db
+        .select()
+        .from(temporaryAnswers)
+        .where(
+          sql`${temporaryAnswers.tokenHash} = ${hashToken(token)}
+              AND ${temporaryAnswers.expiresAt} > ${clock.now().toISOString()}::timestamptz`,
+        )
+        .limit(1);
+      if (!row) throw new AppError(404, 'TOKEN_INVALID', MESSAGES.temporaryAnswersGone);
+      const answer = { ...row.answer };
+      for (const key of SENSITIVE_ANSWER_KEYS) delete answer[key];
+      return answer;
+    },
+  };
+}
+
+export type ApplicationService = ReturnType<typeof createApplicationService>;

@@ -1,0 +1,58 @@
+import { and, isNull, lt, lte, or } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { Db } from '../../platform/db/connect';
+import { addressThrottle, loginThrottle } from '../../platform/db/schema';
+import { ADDRESS_THROTTLE_MEMORY_MS } from '../mail';
+import type { Clock } from '../../platform/lib/clock';
+import { QUEUES, type JobQueue } from '../../platform/queue/job-queue';
+import { FAILURE_MEMORY_MS } from './auth-service';
+import { deleteDeadSessions } from './sessions';
+
+/**
+ * Every ten minutes, cluster-wide (a pg-boss schedule: one job per tick whatever the number of
+ * workers), rows that can never count again are deleted: sessions revoked, idle or past their
+ * lifetime, login-failure counters that are both forgotten and unlocked, and address allowances
+ * (e-mails, code tries) that have refilled. Left alone they grow
+ * with every login of the season and keep who-logged-in-when longer than anyone needs it.
+ */
+export const HOUSEKEEPING_CRON = '*/10 * * * *';
+
+export async function deleteStaleLoginThrottles(db: Db, now: Date): Promise<number> {
+  const forgetBefore = new Date(now.getTime() - FAILURE_MEMORY_MS);
+  const deleted = await db
+    .delete(loginThrottle)
+    .where(
+      and(
+        lt(loginThrottle.lastFailureAt, forgetBefore),
+        or(isNull(loginThrottle.lockedUntil), lte(loginThrottle.lockedUntil, now)),
+      ),
+    )
+    .returning({ email: loginThrottle.email });
+  return deleted.length;
+}
+
+/** Address allowances untouched for a day are full again: the row says nothing any more. */
+export async function deleteStaleAddressThrottles(db: Db, now: Date): Promise<number> {
+  const deleted = await db
+    .delete(addressThrottle)
+    .where(lt(addressThrottle.updatedAt, new Date(now.getTime() - ADDRESS_THROTTLE_MEMORY_MS)))
+    .returning({ key: addressThrottle.key });
+  return deleted.length;
+}
+
+export async function startHousekeepingWorker(
+  queue: JobQueue,
+  deps: { db: Db; clock: Clock; logger: Logger },
+): Promise<void> {
+  await queue.schedule(QUEUES.housekeeping, HOUSEKEEPING_CRON);
+  await queue.work(QUEUES.housekeeping, { pollingIntervalSeconds: 5 }, async () => {
+    const now = deps.clock.now();
+    const sessions = await deleteDeadSessions(deps.db, now);
+    const loginThrottles = await deleteStaleLoginThrottles(deps.db, now);
+    const addressThrottles = await deleteStaleAddressThrottles(deps.db, now);
+    deps.logger.info(
+      { sessions, loginThrottles, addressThrottles },
+      'housekeeping: dead rows deleted',
+    );
+  });
+}

@@ -1,0 +1,20 @@
+// The auth module's public entry point: other modules and boot/ import only from here.
+export {
+  createAccountMailResolver,
+  isAccountMailRequest,
+  type AccountMailRequest,
+  type AccountMailResolver,
+} from './account-mail';
+export { authRoutes } from './auth-routes';
+export {
+  FAILURE_MEMORY_MS,
+  LOCKOUT_MAX_SECONDS,
+  LOCKOUT_THRESHOLD,
+  createAuthService,
+} from './auth-service';
+export { startHousekeepingWorker } from './housekeeping';
+export { hashPassword, isCommonPassword, verifyPassword } from './passwords';
+export { createRequireSession, currentUser, type RequireSession } from './require-session';
+export { type CookieSettings } from './session-cookies';
+export { registerSessionGate } from './session-gate';
+export { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from './sessions';

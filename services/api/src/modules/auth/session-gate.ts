@@ -1,0 +1,38 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RequireSession } from './require-session';
+import { checkBodyType } from '../../platform/http/request-guard';
+
+/** Every route under /api/ needs a session (docs/api.md); the others are public. */
+function needsSession(request: FastifyRequest): boolean {
+  return request.routeOptions.url?.startsWith('/api/') === true;
+}
+
+/**
+ * The session of a signed-in route is looked up at onRequest — before the rate limit, which
+ * counts signed-in requests per account (http/security.ts), and before anything reads the body —
+ * and a request without one is refused at preParsing (401 whatever its body), after the rate
+ * limit has counted it per IP. Then the Content-Type of a state change is checked, still before
+ * parsing. Returns the routes' preHandler, which reuses the session found here.
+ */
+export function registerSessionGate(
+  app: FastifyInstance,
+  requireSession: RequireSession,
+): RequireSession {
+  const refusals = new WeakMap<FastifyRequest, unknown>();
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!needsSession(request)) return;
+    try {
+      await requireSession(request, reply);
+    } catch (error) {
+      refusals.set(request, error);
+    }
+  });
+  app.addHook('preParsing', async (request: FastifyRequest) => {
+    if (refusals.has(request)) throw refusals.get(request);
+    checkBodyType(request);
+  });
+  return async function requireResolvedSession(request, reply) {
+    if (request.sessionUser) return;
+    await requireSession(request, reply);
+  };
+}

@@ -1,0 +1,208 @@
+import { randomBytes } from 'node:crypto';
+import { APPLICATION_DEFINITION, findQuestionEntry, listTabAnswersToClear } from '@admissions/form';
+import {
+  DOCUMENT_MESSAGES,
+  MESSAGES,
+  type ConversionStatusResponse,
+  type DocumentAnswersResponse,
+  type PresignedUrlResponse,
+} from '@admissions/api-contract';
+import type { Db } from '../../platform/db/connect';
+import type { Logger } from 'pino';
+import { findApplication } from '../application';
+import { AppError } from '../../platform/lib/app-error';
+import type { Clock } from '../../platform/lib/clock';
+import {
+  createUploadKey,
+  UPLOAD_POLICY,
+  type StorageDriver,
+} from '../../platform/storage/storage-driver';
+import { createDocumentStore, PENDING_STATUSES } from './document-store';
+import { stuckAfterMs, type ConversionJob } from './conversion-jobs';
+
+export interface DocumentServiceDeps {
+  db: Db;
+  storage: StorageDriver;
+  clock: Clock;
+  logger: Logger;
+  enqueue: (job: ConversionJob) => Promise<void>;
+  conversionTimeoutMs: number;
+}
+
+/** True for the keys of file questions (`*_doc`), the only ones that take uploads. */
+export function isFileQuestion(answerKey: string): boolean {
+  const entry = findQuestionEntry(APPLICATION_DEFINITION, answerKey);
+  return entry?.question.type === 'file' && entry.question.key === answerKey;
+}
+
+const STATUS_MESSAGES = {
+  UNPROCESSED: DOCUMENT_MESSAGES.waiting,
+  IN_PROGRESS: DOCUMENT_MESSAGES.converting,
+  COMPLETED: DOCUMENT_MESSAGES.completed,
+  NOT_ANSWERED: DOCUMENT_MESSAGES.notAnswered,
+} as const;
+
+export function createDocumentService(deps: DocumentServiceDeps) {
+  const { db, storage, clock, logger } = deps;
+  const store = createDocumentStore(db);
+
+  function requireFileQuestion(answerKey: string) {
+    if (!isFileQuestion(answerKey)) {
+      throw new AppError(400, 'NOT_A_FILE_QUESTION', DOCUMENT_MESSAGES.notAFileQuestion);
+    }
+  }
+
+  async function requireOpenApplication(userId: string) {
+    const row = await findApplication(db, userId);
+    if (row?.submittedAt) throw new AppError(409, 'ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
+  }
+
+  const inProgress = () =>
+    new AppError(409, 'CONVERSION_IN_PROGRESS', DOCUMENT_MESSAGES.conversionInProgress);
+
+  async function removeBlob(key: string | null | undefined) {
+    if (!key) return;
+    try {
+      await storage.delete(key);
+    } catch (error) {
+      logger.warn({ err: error }, 'could not remove a stored file');
+    }
+  }
+
+  return {
+    store,
+
+    async createUploadUrl(userId: string, answerKey: string): Promise<PresignedUrlResponse> {
+      requireFileQuestion(answerKey);
+      await requireOpenApplication(userId);
+      const key = createUploadKey(userId, answerKey);
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + UPLOAD_POLICY.expiresInSeconds * 1000);
+      if (!(await store.recordUploadWithinLimits(userId, answerKey, key, expiresAt, now))) {
+        throw new AppError(429, 'TOO_MANY_UPLOADS', DOCUMENT_MESSAGES.tooManyUploads);
+      }
+      return storage.presignPost(key, UPLOAD_POLICY);
+    },
+
+    async startConversion(
+      userId: string,
+      answerKey: string,
+      fileKey: string,
+      fileName: string,
+    ): Promise<ConversionStatusResponse> {
+      requireFileQuestion(answerKey);
+      const token = randomBytes(16).toString('base64url');
+      const begun = await store.beginConversion({
+        userId,
+        answerKey,
+        token,
+        sourceKey: fileKey,
+        fileName,
+        now: clock.now(),
+      });
+      if (!begun.started) {
+        switch (begun.reason) {
+          case 'submitted':
+            throw new AppError(409, 'ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
+          // Only a key issued to this applicant for this question: anything else looks missing.
+          case 'unknown-key':
+            throw new AppError(404, 'UPLOAD_UNKNOWN', DOCUMENT_MESSAGES.uploadMissing);
+          case 'key-used':
+            throw new AppError(409, 'UPLOAD_USED', DOCUMENT_MESSAGES.uploadUsed);
+          case 'in-progress':
+            throw inProgress();
+        }
+      }
+      // The key's blob belongs to the conversion from here on; the replaced one's is not needed.
+      const replaced = begun.replaced;
+      if (replaced && replaced.sourceKey !== fileKey) await removeBlob(replaced.sourceKey);
+      await deps.enqueue({ userId, answerKey, token });
+      return { status: 'UNPROCESSED', message: DOCUMENT_MESSAGES.waiting };
+    },
+
+    async readStatus(userId: string, answerKey: string): Promise<ConversionStatusResponse> {
+      requireFileQuestion(answerKey);
+      const row = await store.findConversion(userId, answerKey);
+      if (row) {
+        const status = row.status as ConversionStatusResponse['status'];
+        if (status === 'FAILED') return { status, message: row.message };
+        if (
+          PENDING_STATUSES.includes(status) &&
+          clock.now().getTime() - row.updatedAt.getTime() > stuckAfterMs(deps.conversionTimeoutMs)
+        ) {
+          // The sweeper has not run yet: answer as it will.
+          const result = await store.failConversion(
+            row,
+            DOCUMENT_MESSAGES.conversionUnavailable,
+            clock.now(),
+            MESSAGES.alreadySubmitted,
+          );
+          if (result === 'frozen') return { status: 'FAILED', message: MESSAGES.alreadySubmitted };
+          if (result !== 'stale') {
+            await removeBlob(result.removedPdfKey);
+            await removeBlob(row.sourceKey);
+          }
+          return { status: 'FAILED', message: DOCUMENT_MESSAGES.conversionUnavailable };
+        }
+        if (status in STATUS_MESSAGES) {
+          return { status, message: STATUS_MESSAGES[status as keyof typeof STATUS_MESSAGES] };
+        }
+      }
+      const document = await store.findDocumentAnswer(userId, answerKey);
+      return document
+        ? { status: 'COMPLETED', message: STATUS_MESSAGES.COMPLETED }
+        : { status: 'NOT_ANSWERED', message: STATUS_MESSAGES.NOT_ANSWERED };
+    },
+
+    /** Forgets the conversion (a pending job then finds nothing to do); the document stays. */
+    async deleteConversion(userId: string, answerKey: string): Promise<void> {
+      requireFileQuestion(answerKey);
+      await requireOpenApplication(userId);
+      const removed = await store.deleteConversion(userId, answerKey);
+      if (removed && removed.status !== 'COMPLETED') await removeBlob(removed.sourceKey);
+    },
+
+    async deleteDocument(userId: string, answerKey: string): Promise<void> {
+      requireFileQuestion(answerKey);
+      await requireOpenApplication(userId);
+      const pending = await store.listPendingConversions(userId, [answerKey]);
+      if (pending.length > 0) throw inProgress();
+      const removed = await store.deleteDocumentAnswer(userId, answerKey, clock.now());
+      if (removed === 'submitted') {
+        throw new AppError(409, 'ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
+      }
+      await removeBlob(removed?.pdfKey);
+    },
+
+    async readDocumentAnswers(userId: string): Promise<DocumentAnswersResponse> {
+      const rows = await store.listDocumentAnswers(userId);
+      return Object.fromEntries(
+        rows.map((r) => [r.answerKey, { file_name: r.fileName, file_size: r.fileSize }]),
+      );
+    },
+
+    /**
+     * Before PUT /api/tabs: the file questions the switch clears. Refused (409, "File Upload in
+     * Progress" in the SPA) while one of them is still converting.
+     */
+    async prepareTabSwitch(userId: string, tabId: string, chosenTab: string): Promise<string[]> {
+      const keys = listTabAnswersToClear(APPLICATION_DEFINITION, tabId, chosenTab).filter(
+        isFileQuestion,
+      );
+      const pending = await store.listPendingConversions(userId, keys);
+      if (pending.length > 0) throw inProgress();
+      return keys;
+    },
+
+    /** After the switch: deletes the uploaded files of the tab left. */
+    async finishTabSwitch(userId: string, keys: string[]): Promise<void> {
+      for (const key of keys) {
+        const removed = await store.deleteDocumentAnswer(userId, key, clock.now());
+        // Submitted in between: its documents stay as they were.
+        if (removed !== 'submitted') await removeBlob(removed?.pdfKey);
+      }
+    },
+  };
+}
+
+export type DocumentService = ReturnType<typeof createDocumentService>;

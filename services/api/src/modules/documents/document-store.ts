@@ -1,0 +1,490 @@
+// Persistence of uploads, conversions and document answers. Every statement is keyed by the
+// session's user id; the conversion token makes a job's late writes harmless. Whatever decides on
+// a document's fate (start, claim, complete, fail) first locks the applicant's applications row,
+// the lock submit takes too: a submitted application's documents never change.
+import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import type { ConversionStatus } from '@admissions/api-contract';
+import { UPLOAD_LIMITS } from './conversion/limits';
+import { UPLOAD_POLICY } from '../../platform/storage/storage-driver';
+import type { Db } from '../../platform/db/connect';
+import {
+  applications,
+  documentAnswers,
+  documentConversions,
+  documentUploads,
+} from '../../platform/db/schema';
+import { jsonb } from '../application';
+
+export type ConversionRow = typeof documentConversions.$inferSelect;
+export type DocumentAnswerRow = typeof documentAnswers.$inferSelect;
+
+/** Statuses that still wait for a worker. */
+export const PENDING_STATUSES: readonly ConversionStatus[] = ['UNPROCESSED', 'IN_PROGRESS'];
+
+export function createDocumentStore(db: Db) {
+  const conversionOf = (userId: string, answerKey: string) =>
+    and(eq(documentConversions.userId, userId), eq(documentConversions.answerKey, answerKey));
+  const answerOf = (userId: string, answerKey: string) =>
+    and(eq(documentAnswers.userId, userId), eq(documentAnswers.answerKey, answerKey));
+
+  /** Sets (or clears) one answer of an application that is not submitted; a frozen one is left alone. */
+  const setAnswer = (tx: Db, userId: string, answerKey: string, value: string, now: Date) =>
+    tx
+      .update(applications)
+      .set({
+        answer: sql`${applications.answer} || ${jsonb({ [answerKey]: value })}`,
+        version: sql`${applications.version} + 1`,
+        updatedAt: now,
+      })
+      .where(sql`${applications.userId} = ${userId} AND ${applications.submittedAt} IS NULL`);
+
+  /**
+   * Locks the applicant's application row for the rest of the transaction and says whether it is
+   * submitted. Submit holds the same lock while it checks for pending conversions.
+   */
+  const lockApplication = async (tx: Db, userId: string): Promise<{ submitted: boolean }> => {
+    const [row] = await tx
+      .select({ submittedAt: applications.submittedAt })
+      .from(applications)
+      .where(eq(applications.userId, userId))
+      .for('update');
+    return { submitted: Boolean(row?.submittedAt) };
+  };
+
+  /** Ends a conversion that finished after its application was submitted; nothing else moves. */
+  const endFrozen = (
+    tx: Db,
+    row: Pick<ConversionRow, 'userId' | 'answerKey' | 'token'>,
+    message: string,
+    now: Date,
+  ) =>
+    tx
+      .update(documentConversions)
+      .set({ status: 'FAILED', message, updatedAt: now })
+      .where(
+        and(
+          conversionOf(row.userId, row.answerKey),
+          eq(documentConversions.token, row.token),
+          inArray(documentConversions.status, [...PENDING_STATUSES]),
+        ),
+      )
+      .returning({ token: documentConversions.token, sourceKey: documentConversions.sourceKey });
+
+  return {
+    /**
+     * Records a new upload key unless the applicant already has too many uploads in flight
+     * (UPLOAD_LIMITS): issued links not yet used by a conversion, plus pending conversions.
+     */
+    async recordUploadWithinLimits(
+      userId: string,
+      answerKey: string,
+      storageKey: string,
+      expiresAt: Date,
+      now: Date,
+    ): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        // Concurrent requests of one applicant queue here, so a burst cannot overshoot the limit.
+        await lockApplication(tx as unknown as Db, userId);
+        const result = await (tx as unknown as Db).execute(sql`
+          SELECT count(*)::int AS count, coalesce(sum(bytes), 0)::bigint AS bytes FROM (
+            SELECT coalesce(u.uploaded_bytes, ${UPLOAD_POLICY.maxBytes}) AS bytes
+              FROM document_uploads u
+             WHERE u.user_id = ${userId} AND u.consumed_at IS NULL
+               AND u.expires_at > ${now.toISOString()}::timestamptz
+            UNION ALL
+            SELECT ${UPLOAD_POLICY.maxBytes} AS bytes
+              FROM document_conversions c
+             WHERE c.user_id = ${userId} AND c.status IN ('UNPROCESSED', 'IN_PROGRESS')
+          ) pending`);
+        const [pending] = readRows<{ count: number; bytes: string | number }>(result);
+        const count = Number(pending?.count ?? 0);
+        const bytes = Number(pending?.bytes ?? 0);
+        if (
+          count + 1 > UPLOAD_LIMITS.maxPendingUploads ||
+          bytes + UPLOAD_POLICY.maxBytes > UPLOAD_LIMITS.maxBytesInFlight
+        ) {
+          return false;
+        }
+        await tx.insert(documentUploads).values({ storageKey, userId, answerKey, expiresAt });
+        return true;
+      });
+    },
+
+    /**
+     * The local upload endpoint takes a link's file: true once per key (an atomic UPDATE, so two
+     * concurrent uploads to one link cannot both win), false when it was used, consumed or is gone.
+     */
+    async claimUploadReceipt(storageKey: string, now: Date): Promise<boolean> {
+      const rows = await db
+        .update(documentUploads)
+        .set({ uploadedAt: now })
+        .where(
+          and(
+            eq(documentUploads.storageKey, storageKey),
+            isNull(documentUploads.uploadedAt),
+            isNull(documentUploads.consumedAt),
+            sql`${documentUploads.expiresAt} > ${now.toISOString()}::timestamptz`,
+          ),
+        )
+        .returning({ key: documentUploads.storageKey });
+      return rows.length === 1;
+    },
+
+    async recordUploadedBytes(storageKey: string, bytes: number) {
+      await db
+        .update(documentUploads)
+        .set({ uploadedBytes: bytes })
+        .where(eq(documentUploads.storageKey, storageKey));
+    },
+
+    /** An upload that stored nothing (too large, empty, cut off) gives its link back. */
+    async releaseUploadReceipt(storageKey: string) {
+      await db
+        .update(documentUploads)
+        .set({ uploadedAt: null, uploadedBytes: null })
+        .where(and(eq(documentUploads.storageKey, storageKey), isNull(documentUploads.consumedAt)));
+    },
+
+    /**
+     * Forgets links that expired, in batches until none is left (no per-sweep ceiling), and
+     * returns their keys: the blob there can go unless a pending conversion still reads it. A
+     * consumed key is included on purpose: S3 accepts a second upload to a live link, and this is
+     * where such a copy is removed.
+     */
+    async takeExpiredUploads(now: Date, batch = 500): Promise<string[]> {
+      const keys: string[] = [];
+      for (;;) {
+        const rows = await db
+          .delete(documentUploads)
+          .where(
+            sql`${documentUploads.storageKey} IN (
+              SELECT u.storage_key FROM document_uploads u
+              WHERE u.expires_at < ${now.toISOString()}::timestamptz
+                AND NOT EXISTS (
+                  SELECT 1 FROM document_conversions c
+                  WHERE c.source_key = u.storage_key AND c.status IN ('UNPROCESSED', 'IN_PROGRESS'))
+              LIMIT ${batch})`,
+          )
+          .returning({ key: documentUploads.storageKey });
+        keys.push(...rows.map((r) => r.key));
+        if (rows.length < batch) return keys;
+      }
+    },
+
+    /** Of these blob keys, the ones a row still refers to (a link, a conversion or a document). */
+    async listReferencedKeys(keys: string[]): Promise<Set<string>> {
+      if (keys.length === 0) return new Set();
+      const list = sql.join(
+        keys.map((k) => sql`${k}`),
+        sql`, `,
+      );
+      const result = await db.execute(sql`
+        SELECT storage_key AS key FROM document_uploads WHERE storage_key IN (${list})
+        UNION SELECT source_key FROM document_conversions
+              WHERE source_key IN (${list}) AND status IN ('UNPROCESSED', 'IN_PROGRESS')
+        UNION SELECT pdf_key FROM document_answers WHERE pdf_key IN (${list})`);
+      return new Set(readRows<{ key: string }>(result).map((r) => r.key));
+    },
+
+    async findConversion(userId: string, answerKey: string): Promise<ConversionRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(documentConversions)
+        .where(conversionOf(userId, answerKey))
+        .limit(1);
+      return row;
+    },
+
+    async listPendingConversions(userId: string, answerKeys: string[]): Promise<ConversionRow[]> {
+      if (answerKeys.length === 0) return [];
+      return db
+        .select()
+        .from(documentConversions)
+        .where(
+          and(
+            eq(documentConversions.userId, userId),
+            inArray(documentConversions.answerKey, answerKeys),
+            inArray(documentConversions.status, [...PENDING_STATUSES]),
+          ),
+        );
+    },
+
+    /**
+     * Starts a new conversion from an upload key, replacing any earlier conversion of the
+     * question, in one transaction under the application lock: refused when the application is
+     * submitted, when the key is not this applicant's, when it already started a conversion, or
+     * while the question's previous file still converts. Returns the replaced row.
+     */
+    async beginConversion(row: {
+      userId: string;
+      answerKey: string;
+      token: string;
+      sourceKey: string;
+      fileName: string;
+      now: Date;
+    }): Promise<
+      | { started: true; replaced: ConversionRow | undefined }
+      | { started: false; reason: 'submitted' | 'unknown-key' | 'key-used' | 'in-progress' }
+    > {
+      return db.transaction(async (tx) => {
+        const t = tx as unknown as Db;
+        if ((await lockApplication(t, row.userId)).submitted) {
+          return { started: false, reason: 'submitted' } as const;
+        }
+        const [upload] = await t
+          .select()
+          .from(documentUploads)
+          .where(
+            and(
+              eq(documentUploads.storageKey, row.sourceKey),
+              eq(documentUploads.userId, row.userId),
+              eq(documentUploads.answerKey, row.answerKey),
+            ),
+          )
+          .limit(1);
+        if (!upload) return { started: false, reason: 'unknown-key' } as const;
+        if (upload.consumedAt) return { started: false, reason: 'key-used' } as const;
+        const [existing] = await t
+          .select()
+          .from(documentConversions)
+          .where(conversionOf(row.userId, row.answerKey))
+          .limit(1);
+        if (existing && PENDING_STATUSES.includes(existing.status as ConversionStatus)) {
+          return { started: false, reason: 'in-progress' } as const;
+        }
+        await t
+          .update(documentUploads)
+          .set({ consumedAt: row.now })
+          .where(eq(documentUploads.storageKey, row.sourceKey));
+        const values = {
+          userId: row.userId,
+          answerKey: row.answerKey,
+          token: row.token,
+          status: 'UNPROCESSED',
+          message: '',
+          sourceKey: row.sourceKey,
+          fileName: row.fileName,
+          createdAt: row.now,
+          updatedAt: row.now,
+        };
+        await t
+          .insert(documentConversions)
+          .values(values)
+          .onConflictDoUpdate({
+            target: [documentConversions.userId, documentConversions.answerKey],
+            set: values,
+          });
+        return { started: true, replaced: existing } as const;
+      });
+    },
+
+    /**
+     * A worker takes the conversion: the row, 'busy' while another conversion of the same
+     * applicant runs (one at a time each: the job waits and tries again), or undefined when it
+     * was replaced, deleted or swept. A conversion of a submitted application ends here (its
+     * upload's key is returned so the caller can remove the blob).
+     */
+    async claimConversion(
+      userId: string,
+      answerKey: string,
+      token: string,
+      now: Date,
+      frozenMessage: string,
+    ): Promise<ConversionRow | 'busy' | { frozenSourceKey: string } | undefined> {
+      return db.transaction(async (tx) => {
+        const t = tx as unknown as Db;
+        const { submitted } = await lockApplication(t, userId);
+        const mine = and(
+          conversionOf(userId, answerKey),
+          eq(documentConversions.token, token),
+          inArray(documentConversions.status, [...PENDING_STATUSES]),
+        );
+        if (submitted) {
+          const [ended] = await endFrozen(t, { userId, answerKey, token }, frozenMessage, now);
+          return ended ? { frozenSourceKey: ended.sourceKey } : undefined;
+        }
+        const [running] = await t
+          .select({ answerKey: documentConversions.answerKey })
+          .from(documentConversions)
+          .where(
+            and(
+              eq(documentConversions.userId, userId),
+              eq(documentConversions.status, 'IN_PROGRESS'),
+              sql`${documentConversions.answerKey} <> ${answerKey}`,
+            ),
+          )
+          .limit(1);
+        if (running) {
+          const [waiting] = await t
+            .select({ token: documentConversions.token })
+            .from(documentConversions)
+            .where(mine)
+            .limit(1);
+          return waiting ? 'busy' : undefined;
+        }
+        const [row] = await t
+          .update(documentConversions)
+          .set({ status: 'IN_PROGRESS', updatedAt: now })
+          .where(mine)
+          .returning();
+        return row;
+      });
+    },
+
+    /**
+     * Records the converted document and sets the answer to ANSWERED, if the conversion is still
+     * the current one and the application is not submitted. Returns the replaced document's PDF
+     * key, 'stale' (the conversion moved on) or 'frozen' (the application was submitted).
+     */
+    async completeConversion(
+      row: ConversionRow,
+      document: { fileSize: number; pdfKey: string; pdfSize: number },
+      now: Date,
+      frozenMessage: string,
+    ): Promise<{ previousPdfKey: string | null } | 'stale' | 'frozen'> {
+      return db.transaction(async (tx) => {
+        // Submitted meanwhile: the submitted document stays; this result is dropped.
+        if ((await lockApplication(tx as unknown as Db, row.userId)).submitted) {
+          const ended = await endFrozen(tx as unknown as Db, row, frozenMessage, now);
+          return ended.length > 0 ? 'frozen' : 'stale';
+        }
+        const [current] = await tx
+          .update(documentConversions)
+          .set({ status: 'COMPLETED', message: '', updatedAt: now })
+          .where(
+            and(
+              conversionOf(row.userId, row.answerKey),
+              eq(documentConversions.token, row.token),
+              eq(documentConversions.status, 'IN_PROGRESS'),
+            ),
+          )
+          .returning({ token: documentConversions.token });
+        if (!current) return 'stale';
+        const [previous] = await tx
+          .select({ pdfKey: documentAnswers.pdfKey })
+          .from(documentAnswers)
+          .where(answerOf(row.userId, row.answerKey))
+          .for('update');
+        const values = {
+          userId: row.userId,
+          answerKey: row.answerKey,
+          fileName: row.fileName,
+          fileSize: document.fileSize,
+          pdfKey: document.pdfKey,
+          pdfSize: document.pdfSize,
+          createdAt: now,
+        };
+        await tx
+          .insert(documentAnswers)
+          .values(values)
+          .onConflictDoUpdate({
+            target: [documentAnswers.userId, documentAnswers.answerKey],
+            set: values,
+          });
+        await setAnswer(tx as unknown as Db, row.userId, row.answerKey, 'ANSWERED', now);
+        return { previousPdfKey: previous?.pdfKey ?? null };
+      });
+    },
+
+    /**
+     * Marks the conversion FAILED with the reason and clears the answer and any earlier document
+     * (docs/behaviour.md). Returns the removed document's PDF key; 'stale' when the conversion moved on,
+     * 'frozen' when the application was submitted (then only the conversion row records why).
+     */
+    async failConversion(
+      row: Pick<ConversionRow, 'userId' | 'answerKey' | 'token'>,
+      message: string,
+      now: Date,
+      frozenMessage: string,
+    ): Promise<{ removedPdfKey: string | null } | 'stale' | 'frozen'> {
+      return db.transaction(async (tx) => {
+        // Submitted meanwhile: the submitted document and its ANSWERED answer stay.
+        if ((await lockApplication(tx as unknown as Db, row.userId)).submitted) {
+          const ended = await endFrozen(tx as unknown as Db, row, frozenMessage, now);
+          return ended.length > 0 ? 'frozen' : 'stale';
+        }
+        const [current] = await tx
+          .update(documentConversions)
+          .set({ status: 'FAILED', message, updatedAt: now })
+          .where(
+            and(
+              conversionOf(row.userId, row.answerKey),
+              eq(documentConversions.token, row.token),
+              inArray(documentConversions.status, [...PENDING_STATUSES]),
+            ),
+          )
+          .returning({ token: documentConversions.token });
+        if (!current) return 'stale';
+        const [removed] = await tx
+          .delete(documentAnswers)
+          .where(answerOf(row.userId, row.answerKey))
+          .returning({ pdfKey: documentAnswers.pdfKey });
+        await setAnswer(tx as unknown as Db, row.userId, row.answerKey, '', now);
+        return { removedPdfKey: removed?.pdfKey ?? null };
+      });
+    },
+
+    /** Conversions stuck in a pending status since before `cutoff` (a worker died or hung). */
+    async listStuckConversions(cutoff: Date, limit = 100): Promise<ConversionRow[]> {
+      return db
+        .select()
+        .from(documentConversions)
+        .where(
+          and(
+            inArray(documentConversions.status, [...PENDING_STATUSES]),
+            lt(documentConversions.updatedAt, cutoff),
+          ),
+        )
+        .limit(limit);
+    },
+
+    async deleteConversion(userId: string, answerKey: string): Promise<ConversionRow | undefined> {
+      const [row] = await db
+        .delete(documentConversions)
+        .where(conversionOf(userId, answerKey))
+        .returning();
+      return row;
+    },
+
+    async listDocumentAnswers(userId: string): Promise<DocumentAnswerRow[]> {
+      return db.select().from(documentAnswers).where(eq(documentAnswers.userId, userId));
+    },
+
+    async findDocumentAnswer(userId: string, answerKey: string) {
+      const [row] = await db
+        .select()
+        .from(documentAnswers)
+        .where(answerOf(userId, answerKey))
+        .limit(1);
+      return row;
+    },
+
+    /**
+     * Removes a document and clears its answer; 'submitted' (nothing removed) when the
+     * application was submitted since the caller checked it was open.
+     */
+    async deleteDocumentAnswer(
+      userId: string,
+      answerKey: string,
+      now: Date,
+    ): Promise<DocumentAnswerRow | undefined | 'submitted'> {
+      return db.transaction(async (tx) => {
+        if ((await lockApplication(tx as unknown as Db, userId)).submitted) return 'submitted';
+        const [removed] = await tx
+          .delete(documentAnswers)
+          .where(answerOf(userId, answerKey))
+          .returning();
+        await tx.delete(documentConversions).where(conversionOf(userId, answerKey));
+        await setAnswer(tx as unknown as Db, userId, answerKey, '', now);
+        return removed;
+      });
+    },
+  };
+}
+
+export type DocumentStore = ReturnType<typeof createDocumentStore>;
+
+/** Rows of db.execute(), which answers { rows } on PostgreSQL and on PGlite alike. */
+function readRows<T>(result: unknown): T[] {
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}

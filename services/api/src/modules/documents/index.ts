@@ -1,0 +1,12 @@
+// The documents module's public entry point: other modules and boot/ import only from here.
+import { locateEntry } from '../../platform/service-root';
+export { enqueueConversion, type ConversionJob } from './conversion-jobs';
+export { startConversionRuntime, type ConversionRuntime } from './conversion-runtime';
+export { documentRoutes } from './document-routes';
+export { createDocumentService, type DocumentService } from './document-service';
+export { createDocumentStore, type DocumentAnswerRow } from './document-store';
+
+/** The sandbox task registry for uploads (the pools that convert documents load it). */
+export const DOCUMENT_SANDBOX_TASKS = locateEntry(
+  'src/modules/documents/document-sandbox-tasks.ts',
+);

@@ -1,0 +1,11 @@
+// The export module's public entry point: other modules and boot/ import only from here.
+export { EXPORT_USAGE, ExportFatalError, ExportUsageError, runExportCommand } from './command';
+export {
+  EXPORT_QUEUE,
+  createQueueRenderer,
+  ensureExportQueue,
+  startExportWorker,
+} from './export-jobs';
+export { type Progress } from './progress';
+export { createPdfLayout, type PageCountingRenderer } from './render';
+export { runExport } from './run';

@@ -1,0 +1,16 @@
+// The mail module's public entry point: other modules and boot/ import only from here.
+export {
+  ADDRESS_THROTTLE_MEMORY_MS,
+  allowanceKey,
+  takeAllowance,
+  takeAllowanceSql,
+  type Allowance,
+} from './address-allowance';
+export { enqueueMail, startMailWorker, type MailJob } from './mail-jobs';
+export {
+  renderConfirmationCode,
+  renderExistingAccountNotice,
+  renderPasswordReset,
+  renderSignupAgain,
+  renderSubmissionConfirmation,
+} from './templates';

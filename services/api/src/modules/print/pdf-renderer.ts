@@ -1,0 +1,61 @@
+// The production renderer: @admissions/answer-view/pdf, loaded on first use so that processes
+// that never make a PDF (the CLI's other commands) do not load react-pdf and its fonts. It lays
+// out applicants' documents, so the service calls it only inside sandbox children
+// (createSandboxedRenderers); renderApplicationPdf itself is what those children run.
+import type * as PdfModule from '@admissions/answer-view/pdf';
+import type { PageCountingRenderer } from '../export';
+import type { SandboxPool } from '../../platform/sandbox/sandbox-pool';
+import type { AnswerView, ApplicationCover } from '@admissions/answer-view';
+import type { PdfDocumentInput, PdfRenderer } from './render-application';
+
+export interface RenderApplicationInput {
+  view: AnswerView;
+  cover: ApplicationCover;
+  documents: PdfDocumentInput[];
+  /** The export also needs the page count, counted here where the bytes already are. */
+  countPages: boolean;
+}
+
+export interface RenderApplicationResult {
+  bytes: Uint8Array;
+  pages: number | null;
+}
+
+let loading: Promise<typeof PdfModule> | undefined;
+function loadPdfModule(): Promise<typeof PdfModule> {
+  loading ??= import('@admissions/answer-view/pdf');
+  return loading;
+}
+
+export const renderApplicationPdf: PdfRenderer = async (view, cover, documents) =>
+  (await loadPdfModule()).renderApplicationPdf(view, cover, documents);
+
+/** Loads fonts and renders once, so the first applicant does not wait for a cold start. */
+export async function warmPdfRenderer(): Promise<void> {
+  await (await loadPdfModule()).warmPdfRenderer();
+}
+
+/** The renderers the service uses: each layout runs in a sandbox child, never on this thread. */
+export interface SandboxedRenderers {
+  render: PdfRenderer;
+  /** The same, also answering the page count (the export's index), counted in the child. */
+  layout: PageCountingRenderer;
+  /** Loads fonts in a child and renders once, so the first applicant does not wait. */
+  warm(): Promise<void>;
+}
+
+export function createSandboxedRenderers(sandbox: SandboxPool): SandboxedRenderers {
+  const run = async (input: RenderApplicationInput) =>
+    sandbox.run<RenderApplicationResult>('render-application', input);
+  return {
+    render: async (view, cover, documents) =>
+      (await run({ view, cover, documents, countPages: false })).bytes,
+    layout: async (view, cover, documents) => {
+      const { bytes, pages } = await run({ view, cover, documents, countPages: true });
+      return { bytes, pages: pages ?? 0 };
+    },
+    async warm() {
+      await sandbox.run<null>('warm-pdf-renderer', null);
+    },
+  };
+}

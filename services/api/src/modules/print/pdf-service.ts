@@ -1,0 +1,175 @@
+// The application PDF, cached per version of the application (applications.version, bumped by
+// every change of answers, tabs, add-another counts and documents): the applicant's copy is made
+// by a job (GET /api/pdf polls it), the staff copy on the spot (GET /service/pdf).
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import {
+  SERVICE_MESSAGES,
+  type ApplicationPdfResponse,
+  type ConversionStatus,
+} from '@admissions/api-contract';
+import { AppError } from '../../platform/lib/app-error';
+import { createApplicationPdfKey } from '../../platform/storage/storage-driver';
+import { createDownloadLink, verifyDownloadLink, type DownloadLinkQuery } from './download-links';
+import type { PdfJob } from './pdf-jobs';
+import { createPdfStore } from './pdf-store';
+import { readApplicationSnapshot } from './read-application';
+import {
+  buildPrintView,
+  listShownKeys,
+  renderApplication,
+  type RenderDeps,
+} from './render-application';
+
+export interface ApplicationPdfDeps extends RenderDeps {
+  logger: Logger;
+  downloadLinkKey: Buffer;
+  enqueue: (job: PdfJob) => Promise<void>;
+}
+
+/** A FAILED generation is retried by a GET this long after the failure. */
+export const PDF_RETRY_AFTER_MS = 60_000;
+/** A generation pending this long lost its worker; a GET starts it again. */
+export const PDF_STUCK_AFTER_MS = 10 * 60_000;
+/** Generated PDFs are small; a stored one past this is not ours. */
+const MAX_PDF_BYTES = 256 * 1024 * 1024;
+
+const PENDING_MESSAGES: Partial<Record<ConversionStatus, string>> = {
+  UNPROCESSED: SERVICE_MESSAGES.pdfWaiting,
+  IN_PROGRESS: SERVICE_MESSAGES.pdfInProgress,
+};
+
+export function createApplicationPdfService(deps: ApplicationPdfDeps) {
+  const { storage, clock, logger } = deps;
+  const store = createPdfStore(deps.db);
+
+  const linkRefused = (reason: 'signature' | 'expired' | 'owner') =>
+    new AppError(
+      403,
+      reason === 'expired' ? 'LINK_EXPIRED' : 'LINK_INVALID',
+      reason === 'expired' ? SERVICE_MESSAGES.linkExpired : SERVICE_MESSAGES.linkInvalid,
+    );
+  const stale = () => new AppError(404, 'PDF_STALE', SERVICE_MESSAGES.linkStale);
+
+  return {
+    store,
+
+    /** GET /api/pdf: the status of the current version's PDF, starting it when needed. */
+    async requestPdf(userId: string): Promise<ApplicationPdfResponse> {
+      const now = clock.now();
+      const version = await store.currentVersion(userId);
+      const token = await store.startGeneration({
+        userId,
+        audience: 'applicant',
+        version,
+        token: randomBytes(16).toString('base64url'),
+        now,
+        retryFailedBefore: new Date(now.getTime() - PDF_RETRY_AFTER_MS),
+        stuckBefore: new Date(now.getTime() - PDF_STUCK_AFTER_MS),
+      });
+      if (token) {
+        try {
+          await deps.enqueue({ userId, audience: 'applicant', token });
+        } catch (error) {
+          await store.fail(userId, 'applicant', token, SERVICE_MESSAGES.pdfFailed, clock.now());
+          throw error;
+        }
+        return { status: 'UNPROCESSED', url: '', message: SERVICE_MESSAGES.pdfWaiting };
+      }
+      const row = await store.find(userId, 'applicant');
+      if (!row) throw new Error('application PDF row missing after start');
+      const status = row.status as ConversionStatus;
+      if (status === 'COMPLETED') {
+        return {
+          status,
+          url: createDownloadLink(deps.downloadLinkKey, { userId, version: row.version, now }),
+          message: SERVICE_MESSAGES.pdfReady,
+        };
+      }
+      if (status === 'FAILED') return { status, url: '', message: row.message };
+      return { status, url: '', message: PENDING_MESSAGES[status] ?? '' };
+    },
+
+    /** GET /api/pdf/file: the PDF behind a link, for the link's owner only. */
+    async readDownload(
+      sessionUserId: string,
+      query: DownloadLinkQuery,
+    ): Promise<{ bytes: Uint8Array; answers: Record<string, string> }> {
+      const check = verifyDownloadLink(deps.downloadLinkKey, query, clock.now());
+      if (!check.ok) throw linkRefused(check.reason);
+      if (check.userId !== sessionUserId) throw linkRefused('owner');
+      // The link is for one version of the application: once the application changed, the
+      // cached PDF (still of that version until GET /api/pdf runs again) is out of date.
+      const [row, current] = await Promise.all([
+        store.find(sessionUserId, 'applicant'),
+        store.currentVersion(sessionUserId),
+      ]);
+      if (
+        row?.status !== 'COMPLETED' ||
+        row.version !== check.version ||
+        current !== check.version ||
+        !row.storageKey
+      ) {
+        throw stale();
+      }
+      const bytes = await storage.read(row.storageKey, MAX_PDF_BYTES);
+      if (!bytes) throw stale();
+      const snapshot = await readApplicationSnapshot(deps.db, deps.encryptionKey, sessionUserId);
+      return { bytes, answers: snapshot?.answers ?? {} };
+    },
+
+    /**
+     * GET /service/pdf: the staff copy of the current version, from the cache or rendered now.
+     * `shown` lists what it shows, for the audit.
+     */
+    async readServicePdf(userId: string) {
+      const cached = await store.find(userId, 'service');
+      const version = await store.currentVersion(userId);
+      if (cached?.status === 'COMPLETED' && cached.version === version && cached.storageKey) {
+        const bytes = await storage.read(cached.storageKey, MAX_PDF_BYTES);
+        if (bytes) {
+          // What it shows is re-derived from the same version, without rendering.
+          const rendered = await describeCurrent(userId);
+          if (rendered.version === version) return { bytes, shown: rendered.shown };
+        }
+      }
+      let rendered;
+      try {
+        rendered = await renderApplication(deps, userId, 'service');
+      } catch (error) {
+        logger.error({ err: error }, 'staff PDF failed');
+        throw new AppError(503, 'PDF_UNAVAILABLE', SERVICE_MESSAGES.pdfFailed);
+      }
+      const key = createApplicationPdfKey(userId, 'service');
+      try {
+        await storage.write(key, rendered.bytes, 'application/pdf');
+        const result = await store.storeRendered({
+          userId,
+          audience: 'service',
+          version: rendered.version,
+          token: randomBytes(16).toString('base64url'),
+          storageKey: key,
+          pdfSize: rendered.bytes.length,
+          now: clock.now(),
+        });
+        const remove = result === 'stale' ? key : result.previousKey;
+        if (remove) await storage.delete(remove);
+      } catch (error) {
+        // The copy is served anyway; only the cache missed out.
+        logger.warn({ err: error }, 'could not cache the staff PDF');
+      }
+      return { bytes: rendered.bytes, shown: rendered.shown };
+    },
+  };
+
+  async function describeCurrent(userId: string) {
+    const snapshot = await readApplicationSnapshot(deps.db, deps.encryptionKey, userId);
+    if (!snapshot) throw new Error('no such account');
+    return {
+      version: snapshot.version,
+      shown: listShownKeys(buildPrintView(snapshot, deps.partner, 'service')),
+    };
+  }
+}
+
+export type ApplicationPdfService = ReturnType<typeof createApplicationPdfService>;

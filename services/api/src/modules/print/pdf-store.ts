@@ -1,0 +1,211 @@
+// Persistence of generated application PDFs: one row per applicant and audience, for one version.
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/connect';
+import { applicationPdfs, applications } from '../../platform/db/schema';
+
+export type PdfAudience = 'applicant' | 'service';
+export type ApplicationPdfRow = typeof applicationPdfs.$inferSelect;
+
+export const PDF_PENDING = ['UNPROCESSED', 'IN_PROGRESS'] as const;
+
+export function createPdfStore(db: Db) {
+  const rowOf = (userId: string, audience: PdfAudience) =>
+    and(eq(applicationPdfs.userId, userId), eq(applicationPdfs.audience, audience));
+
+  /** Takes the row for update and runs `change` if the generation `token` is still current. */
+  async function finish<T>(
+    userId: string,
+    audience: PdfAudience,
+    token: string,
+    change: (tx: Db, previousKey: string | null) => Promise<T>,
+  ): Promise<T | 'stale'> {
+    return db.transaction(async (tx) => {
+      const [row] = await tx
+        .select({ token: applicationPdfs.token, storageKey: applicationPdfs.storageKey })
+        .from(applicationPdfs)
+        .where(rowOf(userId, audience))
+        .for('update');
+      if (!row || row.token !== token) return 'stale';
+      return change(tx as unknown as Db, row.storageKey);
+    });
+  }
+
+  return {
+    /** The application's current version (creating the empty application if there is none). */
+    async currentVersion(userId: string): Promise<number> {
+      const read = async () =>
+        (
+          await db
+            .select({ version: applications.version })
+            .from(applications)
+            .where(eq(applications.userId, userId))
+            .limit(1)
+        )[0]?.version;
+      let version = await read();
+      if (version === undefined) {
+        await db.insert(applications).values({ userId }).onConflictDoNothing();
+        version = await read();
+      }
+      if (version === undefined) throw new Error('application row missing after insert');
+      return version;
+    },
+
+    async find(userId: string, audience: PdfAudience): Promise<ApplicationPdfRow | undefined> {
+      const [row] = await db.select().from(applicationPdfs).where(rowOf(userId, audience)).limit(1);
+      return row;
+    },
+
+    /**
+     * Starts a generation for `version` unless one is current: the row is new, its version is
+     * older, it FAILED before `retryFailedBefore`, or it has been pending since before
+     * `stuckBefore`. One statement, so of many concurrent callers exactly one gets the token back
+     * (and enqueues the job); the others get null.
+     */
+    async startGeneration(options: {
+      userId: string;
+      audience: PdfAudience;
+      version: number;
+      token: string;
+      now: Date;
+      retryFailedBefore: Date;
+      stuckBefore: Date;
+    }): Promise<string | null> {
+      const { userId, audience, version, token, now } = options;
+      const rows = await db
+        .insert(applicationPdfs)
+        .values({
+          userId,
+          audience,
+          version,
+          status: 'UNPROCESSED',
+          token,
+          message: '',
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflictDoUpdate({
+          target: [applicationPdfs.userId, applicationPdfs.audience],
+          set: {
+            version,
+            status: 'UNPROCESSED',
+            token,
+            message: '',
+            updatedAt: now,
+          },
+          setWhere: sql`${applicationPdfs.version} < ${version}
+            OR (${applicationPdfs.status} = 'FAILED'
+                AND ${applicationPdfs.updatedAt} < ${options.retryFailedBefore.toISOString()}::timestamptz)
+            OR (${applicationPdfs.status} IN ('UNPROCESSED', 'IN_PROGRESS')
+                AND ${applicationPdfs.updatedAt} < ${options.stuckBefore.toISOString()}::timestamptz)`,
+        })
+        .returning({ token: applicationPdfs.token });
+      return rows[0]?.token === token ? token : null;
+    },
+
+    /** A worker takes the generation (again, on a retry); undefined when it was superseded. */
+    async claim(userId: string, audience: PdfAudience, token: string, now: Date) {
+      const [row] = await db
+        .update(applicationPdfs)
+        .set({ status: 'IN_PROGRESS', updatedAt: now })
+        .where(
+          sql`${rowOf(userId, audience)} AND ${applicationPdfs.token} = ${token}
+              AND ${applicationPdfs.status} IN ('UNPROCESSED', 'IN_PROGRESS')`,
+        )
+        .returning();
+      return row;
+    },
+
+    /**
+     * Records the stored PDF of `version` if the generation is still current; returns the key of
+     * the PDF it replaces (to remove), or 'stale' (the caller removes its own new file).
+     */
+    complete(options: {
+      userId: string;
+      audience: PdfAudience;
+      token: string;
+      version: number;
+      storageKey: string;
+      pdfSize: number;
+      now: Date;
+    }): Promise<{ previousKey: string | null } | 'stale'> {
+      const { userId, audience, token } = options;
+      return finish(userId, audience, token, async (tx, previousKey) => {
+        await tx
+          .update(applicationPdfs)
+          .set({
+            status: 'COMPLETED',
+            version: options.version,
+            storageKey: options.storageKey,
+            pdfSize: options.pdfSize,
+            message: '',
+            updatedAt: options.now,
+          })
+          .where(rowOf(userId, audience));
+        return { previousKey: previousKey === options.storageKey ? null : previousKey };
+      });
+    },
+
+    /** Marks the generation FAILED; returns the key of the older PDF it drops. */
+    fail(
+      userId: string,
+      audience: PdfAudience,
+      token: string,
+      message: string,
+      now: Date,
+    ): Promise<{ previousKey: string | null } | 'stale'> {
+      return finish(userId, audience, token, async (tx, previousKey) => {
+        await tx
+          .update(applicationPdfs)
+          .set({ status: 'FAILED', message, storageKey: null, pdfSize: null, updatedAt: now })
+          .where(rowOf(userId, audience));
+        return { previousKey };
+      });
+    },
+
+    /**
+     * Stores a PDF rendered on the spot (the staff download) unless a newer version is already
+     * recorded; returns the key it replaces, or 'stale'.
+     */
+    async storeRendered(options: {
+      userId: string;
+      audience: PdfAudience;
+      version: number;
+      token: string;
+      storageKey: string;
+      pdfSize: number;
+      now: Date;
+    }): Promise<{ previousKey: string | null } | 'stale'> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .select({ version: applicationPdfs.version, storageKey: applicationPdfs.storageKey })
+          .from(applicationPdfs)
+          .where(rowOf(options.userId, options.audience))
+          .for('update');
+        if (row && row.version > options.version) return 'stale';
+        const values = {
+          userId: options.userId,
+          audience: options.audience,
+          version: options.version,
+          status: 'COMPLETED',
+          token: options.token,
+          storageKey: options.storageKey,
+          pdfSize: options.pdfSize,
+          message: '',
+          createdAt: options.now,
+          updatedAt: options.now,
+        };
+        await tx
+          .insert(applicationPdfs)
+          .values(values)
+          .onConflictDoUpdate({
+            target: [applicationPdfs.userId, applicationPdfs.audience],
+            set: values,
+          });
+        const previousKey = row?.storageKey ?? null;
+        return { previousKey: previousKey === options.storageKey ? null : previousKey };
+      });
+    },
+  };
+}
+
+export type PdfStore = ReturnType<typeof createPdfStore>;

@@ -1,0 +1,124 @@
+// One application → its PDF: the view model (packages/answer-view, the same one the print view
+// lays out), the cover, and every converted document appended under its question's label.
+import { APPLICATION_DEFINITION, type PartnerConfig } from '@admissions/form';
+import {
+  buildAnswerView,
+  formatApplicantName,
+  type AnswerView,
+  type ApplicationCover,
+} from '@admissions/answer-view';
+import type { Db } from '../../platform/db/connect';
+import type { Clock } from '../../platform/lib/clock';
+import type { StorageDriver } from '../../platform/storage/storage-driver';
+import { readApplicationSnapshot, type ApplicationSnapshot } from './read-application';
+import type { PdfAudience } from './pdf-store';
+
+export interface PdfDocumentInput {
+  title: string;
+  bytes: Uint8Array;
+}
+
+/** `renderApplicationPdf` of `@admissions/answer-view/pdf`, or a stand-in in tests. */
+export type PdfRenderer = (
+  view: AnswerView,
+  cover: ApplicationCover,
+  documents: PdfDocumentInput[],
+) => Promise<Uint8Array>;
+
+/** Converted PDFs are small (1 MB uploads), but a docx can grow when laid out: a generous cap. */
+const MAX_DOCUMENT_PDF_BYTES = 64 * 1024 * 1024;
+
+export interface RenderDeps {
+  db: Db;
+  storage: StorageDriver;
+  clock: Clock;
+  partner: PartnerConfig;
+  encryptionKey: Buffer;
+  render: PdfRenderer;
+}
+
+export interface RenderedApplication {
+  bytes: Uint8Array;
+  /** The version of the application the PDF shows. */
+  version: number;
+  /** What it shows (for the audit): answer keys of its rows and document keys, no values. */
+  shown: { answers: string[]; documents: string[] };
+  snapshot: ApplicationSnapshot;
+}
+
+export class ApplicationChangingError extends Error {
+  constructor() {
+    super('the application kept changing while its PDF was being prepared');
+    this.name = 'ApplicationChangingError';
+  }
+}
+
+export function buildPrintView(
+  snapshot: ApplicationSnapshot,
+  partner: PartnerConfig,
+  audience: PdfAudience,
+): AnswerView {
+  return buildAnswerView(APPLICATION_DEFINITION, snapshot.answers, {
+    partner,
+    addAnother: snapshot.addAnother,
+    tabs: snapshot.tabs,
+    documents: Object.fromEntries(
+      snapshot.documents.map((d) => [
+        d.answerKey,
+        { file_name: d.fileName, file_size: d.fileSize },
+      ]),
+    ),
+    audience,
+    applicantCopy: audience === 'applicant',
+  });
+}
+
+export function listShownKeys(view: AnswerView): RenderedApplication['shown'] {
+  const answers = new Set<string>();
+  for (const page of view.pages) {
+    for (const section of page.sections) for (const row of section.rows) answers.add(row.key);
+  }
+  return { answers: [...answers], documents: view.documents.map((d) => d.key) };
+}
+
+/**
+ * Reads the application and its documents at one version (re-reading when a change lands in
+ * between: every change bumps applications.version), then renders.
+ */
+export async function renderApplication(
+  deps: RenderDeps,
+  userId: string,
+  audience: PdfAudience,
+): Promise<RenderedApplication> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const snapshot = await readApplicationSnapshot(deps.db, deps.encryptionKey, userId);
+    if (!snapshot) throw new Error('no such account');
+    const view = buildPrintView(snapshot, deps.partner, audience);
+    const keys = new Map(snapshot.documents.map((d) => [d.answerKey, d.pdfKey]));
+    const documents: PdfDocumentInput[] = [];
+    let missing = false;
+    for (const document of view.documents) {
+      const key = keys.get(document.key);
+      const bytes = key ? await deps.storage.read(key, MAX_DOCUMENT_PDF_BYTES) : null;
+      if (!bytes) {
+        missing = true;
+        break;
+      }
+      documents.push({ title: document.label, bytes });
+    }
+    const again = await readApplicationSnapshot(deps.db, deps.encryptionKey, userId);
+    if (again?.version !== snapshot.version) continue;
+    if (missing) throw new Error('a converted document is missing from storage');
+    const cover: ApplicationCover = {
+      institution: deps.partner.schoolName,
+      applicantName: formatApplicantName(snapshot.answers) || snapshot.email,
+      applicationId: snapshot.userId,
+      email: snapshot.email,
+      submittedAt: snapshot.submittedAt?.toISOString() ?? null,
+      generatedAt: deps.clock.now().toISOString(),
+    };
+    const bytes = await deps.render(view, cover, documents);
+    return { bytes, version: snapshot.version, shown: listShownKeys(view), snapshot };
+  }
+  throw new ApplicationChangingError();
+}
