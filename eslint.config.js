@@ -4,6 +4,28 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+// The folders that are units of their own: a service module or an SPA feature may reach another
+// only through that one's index.ts (its public entry point), never into its files.
+const subfolders = (dir) =>
+  readdirSync(new URL(dir, import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+const throughIndexOnly = (root, names, message) =>
+  names.flatMap((name) =>
+    names
+      .filter((other) => other !== name)
+      .map((other) => ({
+        target: `${root}/${name}`,
+        from: `${root}/${other}`,
+        except: ['./index.ts'],
+        message,
+      })),
+  );
+const API = './services/api/src';
 
 export default tseslint.config(
   {
@@ -47,8 +69,63 @@ export default tseslint.config(
     },
   },
   {
+    // The service's layers and the SPA's features keep their direction without a reviewer
+    // (ARCHITECTURE.md): platform knows no feature, modules never reach into boot, and units
+    // meet only at each other's index.ts; no import cycle anywhere in the service.
+    files: ['services/api/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['services/api/tsconfig.json', 'apps/web/tsconfig.json'],
+        }),
+      ],
+    },
+    rules: {
+      // A lazy import() back into its importer is how a chunk is split off, not an evaluation-order
+      // hazard; static cycles are refused.
+      'import-x/no-cycle': [
+        'error',
+        { ignoreExternal: true, allowUnsafeDynamicCyclicDependency: true },
+      ],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: `${API}/platform`,
+              from: [`${API}/modules`, `${API}/boot`],
+              message: 'platform/ knows no feature: pass what it needs in from boot/.',
+            },
+            {
+              target: `${API}/modules`,
+              from: `${API}/boot`,
+              message: 'modules/ never import boot/: boot wires the modules, not the reverse.',
+            },
+            ...throughIndexOnly(
+              `${API}/modules`,
+              subfolders('./services/api/src/modules'),
+              'Import another module only through its index.ts (add the export there).',
+            ),
+            ...throughIndexOnly(
+              './apps/web/src/features',
+              subfolders('./apps/web/src/features'),
+              'Import another feature only through its index.ts (add the export there).',
+            ),
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Command-line tools and benchmarks talk to a terminal on purpose.
-    files: ['services/api/src/boot/cli.ts', 'services/api/src/boot/cli/**', '**/bench/**', 'scripts/**'],
+    files: [
+      'services/api/src/boot/cli.ts',
+      'services/api/src/boot/cli/**',
+      '**/bench/**',
+      'scripts/**',
+    ],
     rules: { 'no-console': 'off' },
   },
 );

@@ -11,29 +11,12 @@ import {
   renderExistingAccountNotice,
   renderPasswordReset,
   renderSignupAgain,
+  type AccountMailRequest,
+  type AccountMailResolver,
 } from '../mail';
 import { issueOrReuseCode } from './confirmation-codes';
 
 export const RESET_TTL_MS = 60 * 60 * 1000;
-
-/**
- * What an anonymous account route asks the mail worker to do. The route queues this whatever the
- * state of the address and answers at once; the worker looks the account up and decides what, if
- * anything, to send. So the route does the same work for every address (no timing difference
- * between an account and no account), and the per-address limits act out of the requester's sight.
- */
-export interface AccountMailRequest {
-  account: {
-    kind: 'signup' | 'resend' | 'forgot';
-    email: string;
-    /** On sign-up: whether this request created the account (else it met an existing one). */
-    created?: boolean;
-  };
-}
-
-export function isAccountMailRequest(job: object): job is AccountMailRequest {
-  return 'account' in job;
-}
 
 export interface AccountMailDeps {
   db: Db;
@@ -46,7 +29,7 @@ export interface AccountMailDeps {
 }
 
 /** Turns a request into the message to send, or null when there is none (or the limit is reached). */
-export function createAccountMailResolver(deps: AccountMailDeps) {
+export function createAccountMailResolver(deps: AccountMailDeps): AccountMailResolver {
   const { db, clock, hmacKey, partner, publicUrl, limits } = deps;
 
   return async function resolveAccountMail({
@@ -90,5 +73,3 @@ export function createAccountMailResolver(deps: AccountMailDeps) {
     );
   };
 }
-
-export type AccountMailResolver = ReturnType<typeof createAccountMailResolver>;

@@ -20,7 +20,7 @@ import {
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
 import { generateToken, hashToken } from '../../platform/lib/crypto';
-import type { AccountMailRequest } from './account-mail';
+import type { AccountMailRequest } from '../mail';
 import { tryConfirmationCode } from './confirmation-codes';
 import { hashPassword, isCommonPassword, verifyPassword } from './passwords';
 import { createSession, revokeAllSessions } from './sessions';

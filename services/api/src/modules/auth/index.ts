@@ -1,10 +1,5 @@
 // The auth module's public entry point: other modules and boot/ import only from here.
-export {
-  createAccountMailResolver,
-  isAccountMailRequest,
-  type AccountMailRequest,
-  type AccountMailResolver,
-} from './account-mail';
+export { createAccountMailResolver } from './account-mail';
 export { authRoutes } from './auth-routes';
 export {
   FAILURE_MEMORY_MS,

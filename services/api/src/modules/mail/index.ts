@@ -6,7 +6,14 @@ export {
   takeAllowanceSql,
   type Allowance,
 } from './address-allowance';
-export { enqueueMail, startMailWorker, type MailJob } from './mail-jobs';
+export {
+  enqueueMail,
+  isAccountMailRequest,
+  startMailWorker,
+  type AccountMailRequest,
+  type AccountMailResolver,
+  type MailJob,
+} from './mail-jobs';
 export {
   renderConfirmationCode,
   renderExistingAccountNotice,

@@ -1,8 +1,28 @@
 import type { Logger } from 'pino';
 import { seal, unseal } from '../../platform/lib/crypto';
 import { QUEUES, type JobQueue } from '../../platform/queue/job-queue';
-import { isAccountMailRequest, type AccountMailRequest, type AccountMailResolver } from '../auth';
 import type { Mailer, MailMessage } from '../../platform/mail/mailer';
+
+/**
+ * What an anonymous account route asks the mail worker to do. The route queues this whatever the
+ * state of the address and answers at once; the worker looks the account up and decides what, if
+ * anything, to send. So the route does the same work for every address (no timing difference
+ * between an account and no account), and the per-address limits act out of the requester's sight.
+ */
+export interface AccountMailRequest {
+  account: {
+    kind: 'signup' | 'resend' | 'forgot';
+    email: string;
+    /** On sign-up: whether this request created the account (else it met an existing one). */
+    created?: boolean;
+  };
+}
+
+export function isAccountMailRequest(job: object): job is AccountMailRequest {
+  return 'account' in job;
+}
+
+export type AccountMailResolver = (request: AccountMailRequest) => Promise<MailMessage | null>;
 
 /** A message ready to send, or an account request the worker turns into one (or into nothing). */
 export type MailJob = MailMessage | AccountMailRequest;

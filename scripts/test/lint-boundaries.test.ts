@@ -1,0 +1,91 @@
+// The layering rules hold without a reviewer: a new file that breaks one fails `npm run lint`.
+// Each case writes a real file into the tree, lints it with the repository's own configuration
+// and removes it again.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+const written: string[] = [];
+
+function writeSource(relativePath: string, text: string): string {
+  const file = path.join(repoRoot, relativePath);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+  written.push(file);
+  return file;
+}
+
+async function lintMessages(files: string[]): Promise<{ rule: string | null; text: string }[]> {
+  const eslint = new ESLint({ cwd: repoRoot });
+  const results = await eslint.lintFiles(files);
+  return results.flatMap((result) =>
+    result.messages.map((message) => ({ rule: message.ruleId, text: message.message })),
+  );
+}
+
+afterEach(() => {
+  for (const file of written.splice(0)) rmSync(file, { force: true });
+});
+
+describe('lint keeps the layers', { timeout: 120_000 }, () => {
+  it('refuses platform/ importing a module', async () => {
+    const file = writeSource(
+      'services/api/src/platform/zz-lint-probe.ts',
+      "import { createAuthService } from '../modules/auth';\nexport const probe = createAuthService;\n",
+    );
+    const messages = await lintMessages([file]);
+    expect(messages).toContainEqual({
+      rule: 'import-x/no-restricted-paths',
+      text: expect.stringContaining('platform/ knows no feature') as string,
+    });
+  });
+
+  it('refuses a module importing boot/', async () => {
+    const file = writeSource(
+      'services/api/src/modules/lookup/zz-lint-probe.ts',
+      "import { buildApp } from '../../boot/app';\nexport const probe = buildApp;\n",
+    );
+    const messages = await lintMessages([file]);
+    expect(messages.map((m) => m.rule)).toContain('import-x/no-restricted-paths');
+  });
+
+  it("refuses a module reaching into another module's file, and allows its index", async () => {
+    const inner = writeSource(
+      'services/api/src/modules/print/zz-lint-probe.ts',
+      "import { findApplication } from '../application/application-store';\nexport const probe = findApplication;\n",
+    );
+    const viaIndex = writeSource(
+      'services/api/src/modules/print/zz-lint-probe-index.ts',
+      "import { findApplication } from '../application';\nexport const probe = findApplication;\n",
+    );
+    expect(await lintMessages([inner])).toContainEqual({
+      rule: 'import-x/no-restricted-paths',
+      text: expect.stringContaining('only through its index.ts') as string,
+    });
+    expect(await lintMessages([viaIndex])).toEqual([]);
+  });
+
+  it('refuses an import cycle', async () => {
+    writeSource(
+      'services/api/src/modules/lookup/zz-lint-cycle-b.ts',
+      "import { a } from './zz-lint-cycle-a';\nexport const b = (): unknown => a;\n",
+    );
+    const first = writeSource(
+      'services/api/src/modules/lookup/zz-lint-cycle-a.ts',
+      "import { b } from './zz-lint-cycle-b';\nexport const a = (): unknown => b;\n",
+    );
+    const messages = await lintMessages([first]);
+    expect(messages.map((m) => m.rule)).toContain('import-x/no-cycle');
+  });
+
+  it("refuses an SPA feature reaching into another feature's file", async () => {
+    const file = writeSource(
+      'apps/web/src/features/print/zz-lint-probe.ts',
+      "import { AccountPopover } from '../account/components/account-popover';\nexport const probe = AccountPopover;\n",
+    );
+    const messages = await lintMessages([file]);
+    expect(messages.map((m) => m.rule)).toContain('import-x/no-restricted-paths');
+  });
+});
