@@ -13,10 +13,9 @@ import {
   seedApplicants,
   type RequestRecord,
 } from '../test/support/fault-scenarios';
-import {
-  conversionExpirySeconds,
-  maintenanceIntervalSeconds,
-} from '../src/platform/queue/job-queue';
+import { maintenanceIntervalSeconds } from '../src/platform/queue/job-queue';
+import { conversionExpirySeconds } from '../src/modules/documents';
+import { listQueues } from '../src/boot/workers';
 
 const CLIENTS = 20;
 const OUTAGE_MS = 10_000;
@@ -121,9 +120,9 @@ try {
       'process alone gets SIGKILL, a new worker is started and the statuses are polled through ' +
       `the API until all are final. CONVERSION_TIMEOUT_MS=${CONVERSION_TIMEOUT_MS}, so a dead ` +
       `worker's job expires after ${conversionExpirySeconds(CONVERSION_TIMEOUT_MS)} s and pg-boss ` +
-      `looks for expired jobs every ${maintenanceIntervalSeconds(CONVERSION_TIMEOUT_MS)} s ` +
+      `looks for expired jobs every ${maintenanceIntervalSeconds(listQueues({ conversionTimeoutMs: CONVERSION_TIMEOUT_MS }))} s ` +
       `(with the default 60 s: ${conversionExpirySeconds(60_000)} s and ` +
-      `${maintenanceIntervalSeconds(60_000)} s; before issue #9, 15 min and 2 min).`,
+      `${maintenanceIntervalSeconds(listQueues({ conversionTimeoutMs: 60_000 }))} s; before issue #9, 15 min and 2 min).`,
     tables: [
       {
         caption: `PostgreSQL stopped for ${OUTAGE_MS / 1000} s under load`,

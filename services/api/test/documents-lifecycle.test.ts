@@ -10,7 +10,7 @@ import pino from 'pino';
 import { APPLICATION_DEFINITION, findQuestionEntry } from '@admissions/form';
 import { MESSAGES as FORM_MESSAGES } from '@admissions/form';
 import { DOCUMENT_MESSAGES, MESSAGES, formatSubmitWhileConverting } from '@admissions/api-contract';
-import { QUEUES } from '../src/platform/queue/job-queue';
+import { CONVERSION_QUEUE_NAME } from '../src/modules/documents';
 import { createManualClock } from '../src/platform/lib/clock';
 import {
   createDocumentConverter,
@@ -138,7 +138,7 @@ describe.each(availableDrivers())('document lifecycle on %s', (driver) => {
       CONVERSION_CONCURRENCY: '1',
     });
     // Jobs stay queued: each test runs the one it needs, when it needs it.
-    await t.runtime.queue.offWork(QUEUES.convertDocument);
+    await t.runtime.queue.offWork(CONVERSION_QUEUE_NAME);
     client = createUploadClient(t);
     store = createDocumentStore(t.runtime.database.db);
     converter = createDocumentConverter({

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUEUES } from '../src/platform/queue/job-queue';
+import { HOUSEKEEPING_QUEUE } from '../src/modules/auth';
 import { HOUSEKEEPING_CRON } from '../src/modules/auth/housekeeping';
 import {
   availableDrivers,
@@ -30,7 +30,7 @@ describe.each(availableDrivers())('housekeeping on %s', (driver) => {
 
   it('is scheduled cluster-wide every ten minutes', async () => {
     const schedules = await t.runtime.queue.getSchedules();
-    expect(schedules.find((s) => s.name === QUEUES.housekeeping)?.cron).toBe(HOUSEKEEPING_CRON);
+    expect(schedules.find((s) => s.name === HOUSEKEEPING_QUEUE.name)?.cron).toBe(HOUSEKEEPING_CRON);
   });
 
   it('deletes sessions and login-failure counters that can never count again, and nothing live', async () => {
@@ -57,7 +57,7 @@ describe.each(availableDrivers())('housekeeping on %s', (driver) => {
     expect(await countRows('sessions')).toBe(2);
     expect(await countRows('login_throttle')).toBe(2);
 
-    await t.runtime.queue.send(QUEUES.housekeeping, {});
+    await t.runtime.queue.send(HOUSEKEEPING_QUEUE.name, {});
     for (let i = 0; i < 200 && (await countRows('sessions')) > 1; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -85,7 +85,7 @@ describe.each(availableDrivers())('housekeeping on %s', (driver) => {
     await tryCode(`busy.${driver}@example.org`);
     expect(await countRows('address_throttle')).toBe(before + 2);
 
-    await t.runtime.queue.send(QUEUES.housekeeping, {});
+    await t.runtime.queue.send(HOUSEKEEPING_QUEUE.name, {});
     for (let i = 0; i < 200 && (await countRows('address_throttle')) > 1; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -4,22 +4,42 @@ import type { Logger } from 'pino';
 import type { PartnerConfig } from '@admissions/form';
 import type { Config } from '../platform/config';
 import type { Database } from '../platform/db/connect';
-import { createAccountMailResolver } from '../modules/auth';
-import { startHousekeepingWorker } from '../modules/auth';
-import { startConversionRuntime, type ConversionRuntime } from '../modules/documents';
-import { EXPORT_QUEUE, startExportWorker } from '../modules/export';
-import { createPdfLayout, type PageCountingRenderer } from '../modules/export';
+import {
+  HOUSEKEEPING_QUEUE,
+  createAccountMailResolver,
+  startHousekeepingWorker,
+} from '../modules/auth';
+import {
+  defineConversionQueue,
+  startConversionRuntime,
+  type ConversionRuntime,
+} from '../modules/documents';
+import {
+  EXPORT_QUEUE_DEFINITION,
+  createPdfLayout,
+  startExportWorker,
+  type PageCountingRenderer,
+} from '../modules/export';
 import { createMetrics, type Metrics } from '../platform/http/metrics';
 import type { Clock } from '../platform/lib/clock';
 import type { Secrets } from '../platform/lib/crypto';
-import { startMailWorker } from '../modules/mail';
+import { MAIL_QUEUE, startMailWorker } from '../modules/mail';
 import type { Mailer } from '../platform/mail/mailer';
-import { startPdfWorker } from '../modules/print';
-import { createPdfStore } from '../modules/print';
-import type { PdfRenderer } from '../modules/print';
+import { PDF_QUEUE, createPdfStore, startPdfWorker, type PdfRenderer } from '../modules/print';
 import type { SandboxPool } from '../platform/sandbox/sandbox-pool';
 import type { StorageDriver } from '../platform/storage/storage-driver';
-import { QUEUES, startJobQueue, type JobQueue } from '../platform/queue/job-queue';
+import { startJobQueue, type JobQueue, type QueueDefinition } from '../platform/queue/job-queue';
+
+/** Every module's queue: the one list the server, the worker and the metrics share. */
+export function listQueues(config: Pick<Config, 'conversionTimeoutMs'>): QueueDefinition[] {
+  return [
+    MAIL_QUEUE,
+    defineConversionQueue(config.conversionTimeoutMs),
+    PDF_QUEUE,
+    HOUSEKEEPING_QUEUE,
+    EXPORT_QUEUE_DEFINITION,
+  ];
+}
 
 /** pg-boss, measured per job when METRICS_ENABLED (the metrics also report every queue's depth). */
 export async function startMeasuredJobQueue(
@@ -27,11 +47,15 @@ export async function startMeasuredJobQueue(
   database: Database,
   logger: Logger,
 ): Promise<{ queue: JobQueue; metrics?: Metrics }> {
+  const queues = listQueues(config);
   const metrics = config.metricsEnabled
-    ? createMetrics(database, [...Object.values(QUEUES), EXPORT_QUEUE])
+    ? createMetrics(
+        database,
+        queues.map((q) => q.name),
+      )
     : undefined;
   const queue = await startJobQueue(database, logger, {
-    conversionTimeoutMs: config.conversionTimeoutMs,
+    queues,
     observeJob: metrics ? (...args) => metrics.observeJob(...args) : undefined,
   });
   return { queue, metrics };

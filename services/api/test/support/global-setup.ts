@@ -13,6 +13,7 @@ import { wrapPglite } from '../../src/platform/db/connect';
 import { PGLITE_EXTENSIONS } from '../../src/platform/db/pglite-extensions';
 import { migrateDatabase } from '../../src/platform/db/migrate';
 import { startJobQueue } from '../../src/platform/queue/job-queue';
+import { listQueues } from '../../src/boot/workers';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -99,7 +100,9 @@ async function buildPgliteSnapshot(): Promise<string> {
   const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
   const database = wrapPglite(client);
   await migrateDatabase(database);
-  const queue = await startJobQueue(database, pino({ level: 'silent' }));
+  const queue = await startJobQueue(database, pino({ level: 'silent' }), {
+    queues: listQueues({ conversionTimeoutMs: 60_000 }),
+  });
   await queue.stop({ graceful: false, wait: true });
   const dump = await client.dumpDataDir('none');
   await client.close();

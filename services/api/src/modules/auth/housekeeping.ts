@@ -4,7 +4,7 @@ import type { Db } from '../../platform/db/connect';
 import { addressThrottle, loginThrottle } from '../../platform/db/schema';
 import { ADDRESS_THROTTLE_MEMORY_MS } from '../mail';
 import type { Clock } from '../../platform/lib/clock';
-import { QUEUES, type JobQueue } from '../../platform/queue/job-queue';
+import { workJobs, type JobQueue, type QueueDefinition } from '../../platform/queue/job-queue';
 import { FAILURE_MEMORY_MS } from './auth-service';
 import { deleteDeadSessions } from './sessions';
 
@@ -15,6 +15,12 @@ import { deleteDeadSessions } from './sessions';
  * (e-mails, code tries) that have refilled. Left alone they grow
  * with every login of the season and keep who-logged-in-when longer than anyone needs it.
  */
+/** Scheduled; a missed tick is made up by the next one, so no retries. */
+export const HOUSEKEEPING_QUEUE: QueueDefinition = {
+  name: 'housekeeping',
+  options: { retryLimit: 0, expireInSeconds: 5 * 60 },
+};
+
 export const HOUSEKEEPING_CRON = '*/10 * * * *';
 
 export async function deleteStaleLoginThrottles(db: Db, now: Date): Promise<number> {
@@ -44,8 +50,8 @@ export async function startHousekeepingWorker(
   queue: JobQueue,
   deps: { db: Db; clock: Clock; logger: Logger },
 ): Promise<void> {
-  await queue.schedule(QUEUES.housekeeping, HOUSEKEEPING_CRON);
-  await queue.work(QUEUES.housekeeping, { pollingIntervalSeconds: 5 }, async () => {
+  await queue.schedule(HOUSEKEEPING_QUEUE.name, HOUSEKEEPING_CRON);
+  await workJobs(queue, HOUSEKEEPING_QUEUE.name, { pollingIntervalSeconds: 5 }, async () => {
     const now = deps.clock.now();
     const sessions = await deleteDeadSessions(deps.db, now);
     const loginThrottles = await deleteStaleLoginThrottles(deps.db, now);

@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import { DOCUMENT_MESSAGES, MESSAGES } from '@admissions/api-contract';
 import { MAX_FILE_SIZE_BYTES } from '@admissions/form';
-import { QUEUES, type JobQueue } from '../../platform/queue/job-queue';
+import { workJobs, type JobQueue, type QueueDefinition } from '../../platform/queue/job-queue';
 import type { Clock } from '../../platform/lib/clock';
 import type { DocumentConverter } from './conversion/convert-document';
 import {
@@ -22,6 +22,34 @@ import {
   type StoragePrefix,
 } from '../../platform/storage/storage-driver';
 import type { ConversionRow, DocumentStore } from './document-store';
+
+export const CONVERSION_QUEUE_NAME = 'convert-document';
+
+/**
+ * How long a conversion job may stay active before pg-boss takes it back (and retries it): the
+ * job of a worker that died (kill -9, OOM, lost host) is otherwise held for that long. Two
+ * time-outs (a job may wait for a busy LibreOffice of the pool, then convert) plus 10 s for
+ * storage and the database; a live worker never gets near it, its own time-out fires first.
+ */
+export function conversionExpirySeconds(conversionTimeoutMs: number): number {
+  return Math.ceil((2 * conversionTimeoutMs) / 1000) + 10;
+}
+
+/**
+ * Two retries, for infrastructure failures only (a bad document completes as FAILED), or when
+ * the job's worker died and the expiry gave it back.
+ */
+export function defineConversionQueue(conversionTimeoutMs: number): QueueDefinition {
+  return {
+    name: CONVERSION_QUEUE_NAME,
+    options: {
+      retryLimit: 2,
+      retryDelay: 2,
+      retryBackoff: true,
+      expireInSeconds: conversionExpirySeconds(conversionTimeoutMs),
+    },
+  };
+}
 
 export interface ConversionJob {
   userId: string;
@@ -41,7 +69,7 @@ export interface ConversionWorkerDeps {
 }
 
 export async function enqueueConversion(queue: JobQueue, job: ConversionJob): Promise<void> {
-  await queue.send(QUEUES.convertDocument, job);
+  await queue.send(CONVERSION_QUEUE_NAME, job);
 }
 
 async function removeQuietly(storage: StorageDriver, key: string | null, logger: Logger) {
@@ -258,11 +286,12 @@ export async function startConversionWorker(
 ): Promise<() => Promise<void>> {
   const { queue, concurrency, logger } = deps;
   const requeue = async (job: ConversionJob) => {
-    await queue.send(QUEUES.convertDocument, job, { startAfter: BUSY_RETRY_SECONDS });
+    await queue.send(CONVERSION_QUEUE_NAME, job, { startAfter: BUSY_RETRY_SECONDS });
   };
   for (let i = 0; i < concurrency; i++) {
-    await queue.work<ConversionJob>(
-      QUEUES.convertDocument,
+    await workJobs<ConversionJob>(
+      queue,
+      CONVERSION_QUEUE_NAME,
       { batchSize: 1, pollingIntervalSeconds: 0.5, includeMetadata: true },
       async ([job]) => {
         if (!job) return;
@@ -286,6 +315,6 @@ export async function startConversionWorker(
   return async () => {
     clearInterval(timer);
     clearInterval(orphanTimer);
-    await queue.offWork(QUEUES.convertDocument);
+    await queue.offWork(CONVERSION_QUEUE_NAME);
   };
 }

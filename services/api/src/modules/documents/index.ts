@@ -1,6 +1,12 @@
 // The documents module's public entry point: other modules and boot/ import only from here.
 import { locateEntry } from '../../platform/service-root';
-export { enqueueConversion, type ConversionJob } from './conversion-jobs';
+export {
+  CONVERSION_QUEUE_NAME,
+  conversionExpirySeconds,
+  defineConversionQueue,
+  enqueueConversion,
+  type ConversionJob,
+} from './conversion-jobs';
 export { startConversionRuntime, type ConversionRuntime } from './conversion-runtime';
 export { documentRoutes } from './document-routes';
 export { createDocumentService, type DocumentService } from './document-service';

@@ -18,7 +18,7 @@ import { loadSecrets } from '../../platform/lib/crypto';
 import { loadPartner } from '../../platform/partner';
 import { createStorage } from '../../platform/storage/create-storage';
 import type { StorageDriver } from '../../platform/storage/storage-driver';
-import { createQueueRenderer, ensureExportQueue } from './export-jobs';
+import { createQueueRenderer, EXPORT_QUEUE_DEFINITION } from './export-jobs';
 import { ExportUsageError, EXPORT_USAGE, parseExportArgs } from './options';
 import { createProgress } from './progress';
 import { createApplicationRenderer, type ApplicationRenderer } from './render';
@@ -138,10 +138,8 @@ export async function runExportCommand(
     let render: ApplicationRenderer;
     if (options.queue) {
       const logger = pino({ level: 'warn' });
-      queue = await startJobQueue(database, logger, {
-        conversionTimeoutMs: config.conversionTimeoutMs,
-      });
-      await ensureExportQueue(database, queue);
+      // This process only sends export jobs and reads their results.
+      queue = await startJobQueue(database, logger, { queues: [EXPORT_QUEUE_DEFINITION] });
       render = createQueueRenderer({
         database,
         queue,

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Database } from '../../platform/db/connect';
-import type { JobQueue } from '../../platform/queue/job-queue';
+import { workJobs, type JobQueue, type QueueDefinition } from '../../platform/queue/job-queue';
 import type { RenderDeps } from '../print';
 import { createApplicationPdfKey, type StorageDriver } from '../../platform/storage/storage-driver';
 import {
@@ -18,7 +18,6 @@ import {
 } from './render';
 
 export const EXPORT_QUEUE = 'export-application-pdf';
-const EXPORT_QUEUE_LOCK_ID = 7_201_318;
 const MAX_PDF_BYTES = 256 * 1024 * 1024;
 
 export interface ExportJob {
@@ -37,20 +36,14 @@ export type ExportJobOutput =
     }
   | { ok: false; error: string };
 
-/** Creates the queue once (idempotent; the lock keeps concurrent starts from racing). */
-export async function ensureExportQueue(database: Database, queue: JobQueue): Promise<void> {
-  await database.withAdvisoryLock(EXPORT_QUEUE_LOCK_ID, () =>
-    queue.createQueue(EXPORT_QUEUE, {
-      name: EXPORT_QUEUE,
-      // Retries are for storage trouble; an application that cannot be rendered completes as
-      // { ok: false } at once.
-      retryLimit: 2,
-      retryDelay: 2,
-      retryBackoff: true,
-      expireInSeconds: 5 * 60,
-    }),
-  );
-}
+/**
+ * Retries are for storage trouble; an application that cannot be rendered completes as
+ * { ok: false } at once.
+ */
+export const EXPORT_QUEUE_DEFINITION: QueueDefinition = {
+  name: EXPORT_QUEUE,
+  options: { retryLimit: 2, retryDelay: 2, retryBackoff: true, expireInSeconds: 5 * 60 },
+};
 
 function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -73,7 +66,6 @@ export async function startExportWorker(
   deps: ExportWorkerDeps,
   loops = 4,
 ): Promise<() => Promise<void>> {
-  await ensureExportQueue(deps.database, queue);
   const render = createApplicationRenderer(deps, deps.layout);
   const handle = async (job: ExportJob): Promise<ExportJobOutput> => {
     let rendered;
@@ -97,7 +89,8 @@ export async function startExportWorker(
     };
   };
   for (let i = 0; i < loops; i++) {
-    await queue.work<ExportJob>(
+    await workJobs<ExportJob>(
+      queue,
       EXPORT_QUEUE,
       { batchSize: 1, pollingIntervalSeconds: 0.5 },
       async ([job]) => {
@@ -176,15 +169,15 @@ export function createQueueRenderer(deps: QueueRendererDeps): ApplicationRendere
     const ids = [...waiting.keys()];
     if (ids.length === 0) return;
     try {
-      // pg-boss keeps finished jobs (state and output) in its job table until they are archived.
-      const { rows } = await database.executeSql(
-        `SELECT id::text AS id, state::text AS state, output FROM pgboss.job
-          WHERE name = $1 AND id = ANY($2::uuid[])`,
-        [EXPORT_QUEUE, ids],
-      );
+      // Through pg-boss's API, not its tables: finished jobs keep state and output until archived.
+      const rows: JobRow[] = [];
+      for (const id of ids) {
+        const job = await queue.getJobById<ExportJob>(EXPORT_QUEUE, id);
+        if (job) rows.push({ id, state: job.state, output: job.output });
+      }
       let anyActive = false;
       const settling: Promise<void>[] = [];
-      for (const row of rows as unknown as JobRow[]) {
+      for (const row of rows) {
         const w = waiting.get(row.id);
         if (!w) continue;
         if (['completed', 'failed', 'cancelled'].includes(row.state)) {
@@ -216,13 +209,14 @@ export function createQueueRenderer(deps: QueueRendererDeps): ApplicationRendere
   deps.signal?.addEventListener('abort', () => {
     const ids = [...waiting.keys()];
     if (ids.length === 0) return;
-    void database
-      .executeSql(
-        `UPDATE pgboss.job SET state = 'cancelled', completed_on = now()
-          WHERE name = $1 AND id = ANY($2::uuid[]) AND state IN ('created', 'retry')`,
-        [EXPORT_QUEUE, ids],
-      )
-      .catch(() => undefined);
+    void (async () => {
+      for (const id of ids) {
+        const job = await queue.getJobById(EXPORT_QUEUE, id);
+        if (job && (job.state === 'created' || job.state === 'retry')) {
+          await queue.cancel(EXPORT_QUEUE, id);
+        }
+      }
+    })().catch(() => undefined);
   });
 
   return async (applicationId) => {

@@ -3,7 +3,7 @@ export { EXPORT_USAGE, ExportFatalError, ExportUsageError, runExportCommand } fr
 export {
   EXPORT_QUEUE,
   createQueueRenderer,
-  ensureExportQueue,
+  EXPORT_QUEUE_DEFINITION,
   startExportWorker,
 } from './export-jobs';
 export { type Progress } from './progress';

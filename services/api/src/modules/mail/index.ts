@@ -7,6 +7,7 @@ export {
   type Allowance,
 } from './address-allowance';
 export {
+  MAIL_QUEUE,
   enqueueMail,
   isAccountMailRequest,
   startMailWorker,

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { seal, unseal } from '../../platform/lib/crypto';
-import { QUEUES, type JobQueue } from '../../platform/queue/job-queue';
+import { workJobs, type JobQueue, type QueueDefinition } from '../../platform/queue/job-queue';
 import type { Mailer, MailMessage } from '../../platform/mail/mailer';
 
 /**
@@ -24,6 +24,12 @@ export function isAccountMailRequest(job: object): job is AccountMailRequest {
 
 export type AccountMailResolver = (request: AccountMailRequest) => Promise<MailMessage | null>;
 
+/** Retried with back-off for about half an hour of SMTP trouble. */
+export const MAIL_QUEUE: QueueDefinition = {
+  name: 'send-email',
+  options: { retryLimit: 8, retryDelay: 5, retryBackoff: true, expireInSeconds: 120 },
+};
+
 /** A message ready to send, or an account request the worker turns into one (or into nothing). */
 export type MailJob = MailMessage | AccountMailRequest;
 
@@ -41,7 +47,7 @@ export async function enqueueMail(
   message: MailJob,
 ): Promise<void> {
   const data: SealedMail = { sealed: seal(encryptionKey, JSON.stringify(message)) };
-  await queue.send(QUEUES.sendEmail, data);
+  await queue.send(MAIL_QUEUE.name, data);
 }
 
 /** Messages fetched at once, and how many of them are sent in parallel. */
@@ -68,8 +74,9 @@ export async function startMailWorker(
     if (!resolveAccountMail) throw new Error('this worker cannot decide account e-mails');
     return resolveAccountMail(data);
   };
-  await queue.work<SealedMail>(
-    QUEUES.sendEmail,
+  await workJobs<SealedMail>(
+    queue,
+    MAIL_QUEUE.name,
     { pollingIntervalSeconds: 0.5, batchSize: MAIL_BATCH_SIZE },
     async (jobs) => {
       let next = 0;
@@ -85,7 +92,7 @@ export async function startMailWorker(
           } catch (error) {
             // The message text stays out of the log (codes, reset links).
             logger.warn({ jobId: job.id, err: error }, 'mail delivery failed; will retry');
-            await queue.fail(QUEUES.sendEmail, job.id, { message: 'delivery failed' });
+            await queue.fail(MAIL_QUEUE.name, job.id, { message: 'delivery failed' });
           }
         }
       };

@@ -2,11 +2,17 @@
 // version, stores it, and records it if its generation is still the current one.
 import type { Logger } from 'pino';
 import { SERVICE_MESSAGES } from '@admissions/api-contract';
-import { QUEUES, type JobQueue } from '../../platform/queue/job-queue';
+import { workJobs, type JobQueue, type QueueDefinition } from '../../platform/queue/job-queue';
 import { isSandboxLimit } from '../../platform/sandbox/sandbox-pool';
 import { createApplicationPdfKey, type StorageDriver } from '../../platform/storage/storage-driver';
 import { renderApplication, type RenderDeps } from './render-application';
 import type { PdfAudience, PdfStore } from './pdf-store';
+
+/** Two retries (storage or renderer trouble); the last failure is recorded as FAILED. */
+export const PDF_QUEUE: QueueDefinition = {
+  name: 'render-application-pdf',
+  options: { retryLimit: 2, retryDelay: 2, retryBackoff: true, expireInSeconds: 5 * 60 },
+};
 
 export interface PdfJob {
   userId: string;
@@ -20,7 +26,7 @@ export interface PdfWorkerDeps extends RenderDeps {
 }
 
 export async function enqueuePdfJob(queue: JobQueue, job: PdfJob): Promise<void> {
-  await queue.send(QUEUES.renderApplicationPdf, job);
+  await queue.send(PDF_QUEUE.name, job);
 }
 
 async function removeQuietly(storage: StorageDriver, key: string | null, logger: Logger) {
@@ -102,8 +108,9 @@ export async function startPdfWorker(
   concurrency: number,
 ): Promise<() => Promise<void>> {
   for (let i = 0; i < concurrency; i++) {
-    await queue.work<PdfJob>(
-      QUEUES.renderApplicationPdf,
+    await workJobs<PdfJob>(
+      queue,
+      PDF_QUEUE.name,
       { batchSize: 1, pollingIntervalSeconds: 0.5, includeMetadata: true },
       async ([job]) => {
         if (!job) return;
@@ -112,6 +119,6 @@ export async function startPdfWorker(
     );
   }
   return async () => {
-    await queue.offWork(QUEUES.renderApplicationPdf);
+    await queue.offWork(PDF_QUEUE.name);
   };
 }

@@ -18,7 +18,7 @@ import type { JobQueue } from '../../platform/queue/job-queue';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
 import type { StorageDriver } from '../../platform/storage/storage-driver';
-import { createQueueRenderer, ensureExportQueue } from '../export';
+import { createQueueRenderer } from '../export';
 import type { Progress } from '../export';
 import { runExport } from '../export';
 import { buildStaffFilters } from './staff-list';
@@ -85,7 +85,6 @@ export function createStaffExports(deps: StaffExportDeps) {
       finish: () => undefined,
     };
     try {
-      await ensureExportQueue(database, deps.queue);
       const summary = await runExport(
         {
           out,
