@@ -6,7 +6,6 @@ import { APPLICATION_DEFINITION, type InputType } from '@admissions/form';
 import { BANNER_TEXTS } from '../src/features/application/components/welcome-banner';
 import { SUMMARY_TITLE } from '../src/features/application/components/missing-summary';
 import { ANONYMOUS_UPLOAD_MESSAGE } from '../src/features/application/inputs/file-field';
-import type { InputRegistry } from '../src/features/application/inputs/input-props';
 import { INPUT_REGISTRY } from '../src/features/application/inputs/registry';
 import {
   buildClientSnapshot,
@@ -16,6 +15,7 @@ import { isAlertActive } from '../src/features/layout/components/date-alert';
 import { setLoginMarker, stubFetch, type RecordedCall } from './support/fetch-stub';
 import { PROFILE } from './support/profile';
 import { renderApp } from './support/render-app';
+import { typeCheck } from './support/type-check';
 
 const SLOW = { timeout: 8000 };
 
@@ -41,12 +41,20 @@ describe('the input registry', () => {
     for (const type of used) expect(typeof INPUT_REGISTRY[type]).toBe('function');
   });
 
+  // Issue 16: this used to assert that a copy without `file` lacks `file`, which held whatever
+  // the type said. The compiler itself is asked now, with the SPA's own settings.
   it('refuses, at compile time, a registry missing an input type', () => {
-    const { file: _file, ...withoutFile } = INPUT_REGISTRY;
-    // @ts-expect-error -- `file` has no component: this must not compile (checked by tsc).
-    const incomplete: InputRegistry = withoutFile;
-    expect(Object.keys(incomplete)).not.toContain('file');
-  });
+    const registryOf = (types: string) => `
+      import type { InputType } from '@admissions/form';
+      import type { InputComponent, InputRegistry } from '../src/features/application/inputs/input-props';
+      declare const components: { [T in ${types}]: InputComponent };
+      export const registry: InputRegistry = components;
+    `;
+    const complete = typeCheck(registryOf('InputType'));
+    const withoutFile = typeCheck(registryOf("Exclude<InputType, 'file'>"));
+    expect(complete).toEqual([]);
+    expect(withoutFile).toEqual([expect.stringMatching(/Property 'file' is missing/)]);
+  }, 30_000);
 });
 
 describe('the client snapshot', () => {

@@ -58,6 +58,23 @@ describe('/reset', () => {
     expect(calls).toHaveLength(0);
   });
 
+  // The confirmation's rule reads the new password: once it shows, it follows either field.
+  it('re-checks the confirmation when the new password changes, and not on focus alone', async () => {
+    stubFetch({});
+    const { user } = renderApp({ path });
+    const password = await screen.findByLabelText(/^New password/);
+    const confirm = screen.getByLabelText(/^Confirm password/);
+    await user.click(confirm);
+    await user.click(password);
+    expect(screen.queryByText(AUTH_MESSAGES.passwordsDiffer)).not.toBeInTheDocument();
+    await user.type(confirm, `${STRONG}x`);
+    expect(screen.getByText(AUTH_MESSAGES.passwordsDiffer)).toBeInTheDocument();
+    await user.type(password, `${STRONG}x`);
+    expect(screen.queryByText(AUTH_MESSAGES.passwordsDiffer)).not.toBeInTheDocument();
+    await user.type(password, 'y');
+    expect(screen.getByText(AUTH_MESSAGES.passwordsDiffer)).toBeInTheDocument();
+  });
+
   it('sends username, id and both passwords, then goes to /login with the message', async () => {
     const { calls } = stubFetch({
       'POST /public/reset-password': { body: { message: MESSAGES.resetDone } },

@@ -5,11 +5,19 @@ import {
   APPLICATION_DEFINITION,
   countRepeatBlocks,
   resolveText,
+  type Page,
   type PageId,
   type RepeatGroup,
   type Section,
 } from '@admissions/form';
-import { useApplication } from './application-provider';
+import {
+  useAnswersSelector,
+  useApplicationActions,
+  useIsLoggedIn,
+  useLayoutSelector,
+} from '../state/application-context';
+import type { AnswersView } from '../state/answers-state';
+import { isShallowEqual } from '../state/create-store';
 import { PageActions } from './page-actions';
 import { SectionView } from './section-view';
 import classes from './application-page.module.css';
@@ -23,12 +31,14 @@ function findGroup(id: string): RepeatGroup | undefined {
  * Conditional questions and sections that appear are announced politely (WCAG 4.1.3): a new
  * section by its title, a new question inside a section already shown by its label.
  */
-function useAnnouncedQuestions(sections: readonly Section[], visibleKeys: ReadonlySet<string>) {
-  const signature = sections
-    .flatMap((s) =>
-      s.questions.filter((q) => visibleKeys.has(q.key)).map((q) => `${s.id}/${q.key}`),
-    )
-    .join(',');
+function useAnnouncedQuestions(sections: readonly Section[]) {
+  const signature = useAnswersSelector((view) =>
+    sections
+      .flatMap((s) =>
+        s.questions.filter((q) => view.visibleKeys.has(q.key)).map((q) => `${s.id}/${q.key}`),
+      )
+      .join(','),
+  );
   // React's "information from previous renders" pattern: compare with the last signature.
   const [tracked, setTracked] = useState({ signature, message: '' });
   if (tracked.signature !== signature) {
@@ -82,30 +92,41 @@ function useFocusHash(heading: React.RefObject<HTMLHeadingElement | null>) {
   }, [hash, key, heading]);
 }
 
+/** The repeat groups a page's sections belong to. */
+function listPageGroups(page: Page | undefined): RepeatGroup[] {
+  const ids = new Set(page?.sections.flatMap((s) => (s.repeat ? [s.repeat.group] : [])));
+  return [...ids].flatMap((id) => findGroup(id) ?? []);
+}
+
+/** How many blocks each of the page's repeat groups shows, in `groups` order. */
+function countBlocks(
+  groups: readonly RepeatGroup[],
+  view: AnswersView,
+  addAnother: Readonly<Record<string, number>>,
+): number[] {
+  const errorKeys = Object.keys(view.errors);
+  return groups.map((group) =>
+    countRepeatBlocks(group, APPLICATION_DEFINITION, view.answers, addAnother[group.id], errorKeys),
+  );
+}
+
 /** One step of the application, rendered from the definition. */
 export function ApplicationPage({ pageId }: { pageId: PageId }) {
-  const app = useApplication();
   const page = APPLICATION_DEFINITION.pages.find((p) => p.id === pageId);
-  const announcement = useAnnouncedQuestions(page?.sections ?? [], app.visibleKeys);
+  const announcement = useAnnouncedQuestions(page?.sections ?? []);
   const heading = useRef<HTMLHeadingElement>(null);
   useFocusHash(heading);
+  const isLoggedIn = useIsLoggedIn();
+  const actions = useApplicationActions();
+  const groups = listPageGroups(page);
+  const addAnother = useLayoutSelector((view) => view.addAnother);
+  // The page re-renders when a block count changes, not on every answer.
+  const blockCounts = useAnswersSelector(
+    (view) => countBlocks(groups, view, addAnother),
+    isShallowEqual,
+  );
   if (!page) return null;
-
-  const errorKeys = Object.keys(app.errors);
-  const counts = new Map<string, number>();
-  const countFor = (group: RepeatGroup) => {
-    const known = counts.get(group.id);
-    if (known !== undefined) return known;
-    const count = countRepeatBlocks(
-      group,
-      APPLICATION_DEFINITION,
-      app.answers,
-      app.addAnother[group.id],
-      errorKeys,
-    );
-    counts.set(group.id, count);
-    return count;
-  };
+  const countFor = (group: RepeatGroup) => blockCounts[groups.indexOf(group)] ?? 0;
 
   return (
     <div className={classes.page}>
@@ -117,18 +138,21 @@ export function ApplicationPage({ pageId }: { pageId: PageId }) {
       </VisuallyHidden>
       {page.sections.map((section) => {
         const repeat = section.repeat;
-        const group = repeat ? findGroup(repeat.group) : undefined;
+        const group = repeat ? groups.find((g) => g.id === repeat.group) : undefined;
         if (!repeat || !group) return <SectionView key={section.id} section={section} />;
         const count = countFor(group);
         if (repeat.index > count) return null;
         const isLast = repeat.index === count;
-        const canAdd = isLast && app.snapshot.is_logged_in && count < group.max;
+        const canAdd = isLast && isLoggedIn && count < group.max;
         return (
           <div key={section.id}>
             <SectionView section={section} />
             {canAdd && (
               <Group mb="lg">
-                <Button variant="outline" onClick={() => void app.addBlock(group.id, count + 1)}>
+                <Button
+                  variant="outline"
+                  onClick={() => void actions.addBlock(group.id, count + 1)}
+                >
                   {group.buttonLabel}
                 </Button>
               </Group>

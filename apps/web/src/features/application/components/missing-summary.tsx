@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { Alert, Anchor, List, Text, Title } from '@mantine/core';
 import { APPLICATION_DEFINITION, summarizeErrors } from '@admissions/form';
-import { useApplication } from './application-provider';
+import { useAnswersSelector, useStatusSelector } from '../state/application-context';
 
 export const SUMMARY_TITLE = "We're missing some information!";
 export const SUMMARY_BODY =
@@ -10,10 +10,12 @@ export const SUMMARY_BODY =
 
 /** docs/product.md: only while validating; links `{page}#{questionKey}`, plain text without a page. */
 export function MissingSummary() {
-  const { snapshot, errors, summaryFocusRequest } = useApplication();
+  const validating = useStatusSelector((view) => view.snapshot.web_status === 'validating');
+  const summaryFocusRequest = useStatusSelector((view) => view.summaryFocusRequest);
+  const errors = useAnswersSelector((view) => view.errors);
   const ref = useRef<HTMLDivElement>(null);
   const hasErrors = Object.keys(errors).length > 0;
-  const visible = snapshot.web_status === 'validating' && hasErrors;
+  const visible = validating && hasErrors;
 
   useEffect(() => {
     if (summaryFocusRequest > 0 && ref.current) {

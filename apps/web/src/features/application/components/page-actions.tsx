@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button } from '@mantine/core';
 import type { PageId } from '@admissions/form';
 import { PATHS } from '../../../config/paths';
-import { useApplication } from './application-provider';
+import { useApplicationActions } from '../state/application-context';
 import { SaveStatus } from './save-status';
 import classes from './application-page.module.css';
 
@@ -22,23 +22,23 @@ function useBusy() {
 
 /** Saves, then moves to `target` (if any). */
 export function SaveButton({ target, label }: { target?: string; label: string }) {
-  const app = useApplication();
+  const actions = useApplicationActions();
   const [busy, run] = useBusy();
   return (
-    <Button {...SAVE_BUTTON_SIZE} loading={busy} onClick={() => run(() => app.save(target))}>
+    <Button {...SAVE_BUTTON_SIZE} loading={busy} onClick={() => run(() => actions.save(target))}>
       {label}
     </Button>
   );
 }
 
 export function SubmitButton({ defaultRoute }: { defaultRoute?: string }) {
-  const app = useApplication();
+  const actions = useApplicationActions();
   const [busy, run] = useBusy();
   return (
     <Button
       {...SUBMIT_BUTTON_SIZE}
       loading={busy}
-      onClick={() => run(() => app.submit(defaultRoute))}
+      onClick={() => run(() => actions.submit(defaultRoute))}
     >
       Submit
     </Button>
@@ -47,14 +47,14 @@ export function SubmitButton({ defaultRoute }: { defaultRoute?: string }) {
 
 /** The page-change button: like a step link, it saves, validates and moves on. */
 export function ValidateButton({ target, label }: { target: string; label: string }) {
-  const app = useApplication();
+  const actions = useApplicationActions();
   const [busy, run] = useBusy();
   return (
     <Button
       variant="outline"
       {...SAVE_BUTTON_SIZE}
       loading={busy}
-      onClick={() => run(() => app.goToPage(target))}
+      onClick={() => run(() => actions.goToPage(target))}
     >
       {label}
     </Button>

@@ -1,5 +1,5 @@
 import { Button, Group, Text } from '@mantine/core';
-import { useApplication } from './application-provider';
+import { useApplicationActions, useIsLoggedIn, useSaveState } from '../state/application-context';
 
 export const SAVE_TEXTS = {
   saving: 'Saving…',
@@ -10,8 +10,10 @@ export const SAVE_TEXTS = {
 
 /** Beyond the spec: the applicant can always see whether their answers are on the server. */
 export function SaveStatus() {
-  const { saveState, snapshot, retrySave } = useApplication();
-  if (!snapshot.is_logged_in) return null;
+  const saveState = useSaveState();
+  const isLoggedIn = useIsLoggedIn();
+  const { retrySave } = useApplicationActions();
+  if (!isLoggedIn) return null;
   return (
     <Group
       gap="xs"

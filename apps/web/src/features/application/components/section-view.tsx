@@ -6,7 +6,7 @@ import {
   type Section,
   type TabGroup,
 } from '@admissions/form';
-import { useApplication } from './application-provider';
+import { useAnswersSelector } from '../state/application-context';
 import { QuestionField } from './question-field';
 import { TabGroupField } from './tab-group-field';
 import classes from './application-page.module.css';
@@ -36,12 +36,19 @@ function groupItems(questions: readonly Question[]): Item[] {
 }
 
 export function SectionView({ section }: { section: Section }) {
-  const app = useApplication();
-  const items = groupItems(section.questions).filter((item) =>
-    item.kind === 'question'
-      ? app.visibleKeys.has(item.question.key)
-      : item.questions.some((q) => app.visibleKeys.has(q.key)),
+  const all = groupItems(section.questions);
+  // Which items show, as one string: the section re-renders only when that changes.
+  const shown = useAnswersSelector((view) =>
+    all
+      .map((item) =>
+        item.kind === 'question'
+          ? view.visibleKeys.has(item.question.key)
+          : item.questions.some((q) => view.visibleKeys.has(q.key)),
+      )
+      .map((visible) => (visible ? '1' : '0'))
+      .join(''),
   );
+  const items = all.filter((_, index) => shown[index] === '1');
   if (items.length === 0) return null;
   const headingId = `section-${section.id}`;
   const title = resolveText(section.title, getPartner());

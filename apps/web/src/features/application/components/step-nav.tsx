@@ -1,13 +1,16 @@
 import { NavLink, useLocation } from 'react-router';
 import { APPLICATION_DEFINITION } from '@admissions/form';
-import { useApplication } from './application-provider';
+import { useApplicationActions, useStatusSelector } from '../state/application-context';
 import classes from './step-nav.module.css';
 
 /** The three steps (docs/screens-and-routes.md): links replace the history entry; the current one is active. */
 export function StepNav() {
-  const app = useApplication();
+  const actions = useApplicationActions();
+  const { is_service_user: isServiceUser, is_logged_in: isLoggedIn } = useStatusSelector(
+    (view) => view.snapshot,
+  );
   const { pathname } = useLocation();
-  if (app.snapshot.is_service_user) return null;
+  if (isServiceUser) return null;
   return (
     <nav aria-label="Application steps" className={classes.nav}>
       <ol className={classes.list}>
@@ -24,7 +27,7 @@ export function StepNav() {
                 onClick={(event) => {
                   // Saving, validating and the anonymous detour decide where the click leads.
                   event.preventDefault();
-                  if (pathname !== to || !app.snapshot.is_logged_in) void app.goToPage(to);
+                  if (pathname !== to || !isLoggedIn) void actions.goToPage(to);
                 }}
               >
                 <span className={classes.step}>Step {page.step}</span>

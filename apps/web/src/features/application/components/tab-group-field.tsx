@@ -3,7 +3,13 @@ import { Button, Group, Tabs, Text, VisuallyHidden } from '@mantine/core';
 import { AppModal } from '../../../shared/ui/app-modal';
 import { FileUploadInProgressDialog } from '../../../shared/ui/file-upload-in-progress-dialog';
 import { isAnswered, type Question, type TabGroup } from '@admissions/form';
-import { useApplication } from './application-provider';
+import {
+  useAnswersReader,
+  useAnswersSelector,
+  useApplicationActions,
+  useIsLoggedIn,
+  useLayoutSelector,
+} from '../state/application-context';
 import { QuestionField } from './question-field';
 
 export const SWITCH_TAB_TITLE = 'Switch tabs?';
@@ -38,25 +44,29 @@ export function TabGroupField({
   /** The section's heading; a group labelled the same still names its tabs, but unseen. */
   sectionTitle?: string;
 }) {
-  const app = useApplication();
+  const actions = useApplicationActions();
+  const isLoggedIn = useIsLoggedIn();
+  const readAnswers = useAnswersReader();
   const [blocked, setBlocked] = useState(false);
   const [pending, setPending] = useState<PendingSwitch | null>(null);
   const [removed, setRemoved] = useState<string | null>(null);
   const [switching, setSwitching] = useState(false);
-  const stored = app.tabs[group.id];
+  const stored = useLayoutSelector((view) => view.tabs[group.id]);
   // Without a stored choice, show the tab that already holds an answer (e.g. a prefilled essay).
-  const answeredTab = group.tabs.find((t) => isAnswered(app.answers[t.questionKey]))?.id;
+  const answeredTab = useAnswersSelector(
+    (view) => group.tabs.find((t) => isAnswered(view.answers[t.questionKey]))?.id,
+  );
   const chosen = stored ?? answeredTab ?? group.defaultTab;
   const questionFor = (tabId: string) => questions.find((q) => q.tab?.tab === tabId);
 
-  if (!app.snapshot.is_logged_in) {
+  if (!isLoggedIn) {
     const question = questionFor(group.defaultTab);
     return question ? <QuestionField question={question} /> : null;
   }
 
   const switchTab = (to: string, from: string, noun: string | null) => {
     setSwitching(true);
-    void app.chooseTab(group.id, to, from).then((result) => {
+    void actions.chooseTab(group.id, to, from).then((result) => {
       setSwitching(false);
       setPending(null);
       if (result === 'blocked') setBlocked(true);
@@ -80,7 +90,7 @@ export function TabGroupField({
           const leaving = group.tabs.find((t) => t.id === chosen);
           // Switching deletes the left tab's answer (a file or a typed essay): ask first when
           // there is work to lose. A file still converting is refused by chooseTab instead.
-          if (leaving && isAnswered(app.answers[leaving.questionKey])) {
+          if (leaving && isAnswered(readAnswers()[leaving.questionKey])) {
             setPending({ to: value, from: chosen, noun: describeTabWork(questionFor(chosen)) });
             return;
           }

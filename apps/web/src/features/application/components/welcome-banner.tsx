@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { Anchor, Paper, Text, Title } from '@mantine/core';
 import { PATHS } from '../../../config/paths';
 import { buildCarriedState } from '../../../shared/lib/auth-location-state';
-import { useApplication } from './application-provider';
+import { useAnswersSelector, useStatusSelector } from '../state/application-context';
 
 export const BANNER_TEXTS = {
   firstTitle: "You're in! Now, let's get started...",
@@ -19,7 +19,13 @@ export const BANNER_TEXTS = {
  * yet changed page.
  */
 export function WelcomeBanner() {
-  const { snapshot, answers } = useApplication();
+  const snapshot = useStatusSelector((view) => view.snapshot);
+  // Only what the banner shows: the name it greets by, and (anonymous) the answers its link
+  // carries to /login. A logged-in applicant's other keystrokes leave it alone.
+  const name = useAnswersSelector(
+    (view) => (view.answers.preferred_name ?? '').trim() || (view.answers.first_name ?? '').trim(),
+  );
+  const carried = useAnswersSelector((view) => (snapshot.is_logged_in ? undefined : view.answers));
   const show =
     snapshot.web_status === 'submitted' || !snapshot.is_logged_in || !snapshot.has_changed_page;
   if (!show || snapshot.is_service_user) return null;
@@ -31,14 +37,13 @@ export function WelcomeBanner() {
     body = (
       <>
         {BANNER_TEXTS.anonymousBody}{' '}
-        <Anchor component={Link} to={PATHS.login} state={buildCarriedState({ ...answers })}>
+        <Anchor component={Link} to={PATHS.login} state={buildCarriedState({ ...carried })}>
           Log in
         </Anchor>{' '}
         to continue it.
       </>
     );
   } else if (snapshot.num_logins > 1) {
-    const name = (answers.preferred_name ?? '').trim() || (answers.first_name ?? '').trim();
     title = name ? `${BANNER_TEXTS.returningTitle}, ${name}!` : `${BANNER_TEXTS.returningTitle}!`;
     body = BANNER_TEXTS.returningBody;
   } else {

@@ -169,7 +169,7 @@ export function TextOrPlaceField(props: InputProps) {
         onChange={(text) => props.onChange(question.key, text, 'typing')}
         onSelect={({ record }) => {
           if (record && !('ceeb' in record)) {
-            for (const [key, value] of mapAddressRecord(prefix, record, props.answers)) {
+            for (const [key, value] of mapAddressRecord(prefix, record, props.readAnswers())) {
               props.onChange(key, value, 'typing');
             }
           }

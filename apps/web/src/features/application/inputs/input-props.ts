@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Answers, InputType, Question } from '@admissions/form';
-import type { ChangeMode } from '../components/application-provider';
+import type { ChangeMode } from '../state/answers-state';
 
 /** What every input component receives; the field wrapper computes it from the definition. */
 export interface InputProps {
@@ -10,7 +10,14 @@ export interface InputProps {
   label: string;
   help?: string;
   value: string;
+  /**
+   * The answers the input renders from, and only those: its own keys (a month-year's year too)
+   * and the answer a dependent option list follows. Kept this narrow so that the question
+   * re-renders when they change and not on every keystroke elsewhere.
+   */
   answers: Answers;
+  /** Every answer as it is now, for event handlers (a picked place fills the empty lines). */
+  readAnswers: () => Answers;
   /** The messages of the question's keys, joined; undefined when it has none. */
   error?: string;
   required: boolean;

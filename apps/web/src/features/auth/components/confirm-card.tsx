@@ -11,9 +11,8 @@ import {
 import { useConfirmAccount } from '../api/confirm';
 import { useResendConfirmationCode } from '../api/resend-confirm';
 import { AuthCard } from './auth-card';
-import { renderFieldError } from './field-error';
 import { MessageAlert } from './message-alert';
-import { useAuthForm } from './use-auth-form';
+import { useAuthCardForm } from './use-auth-card-form';
 
 export function ConfirmCard() {
   const location = useLocation();
@@ -22,7 +21,7 @@ export function ConfirmCard() {
   const { answers } = handedOver;
   // The address normally arrives from sign-up; someone who opens /confirm directly types it.
   const addressKnown = Boolean(handedOver.username);
-  const form = useAuthForm('confirm', { username: handedOver.username ?? '', code: '' });
+  const form = useAuthCardForm('confirm', { username: handedOver.username ?? '', code: '' });
   const confirm = useConfirmAccount();
   const resend = useResendConfirmationCode();
 
@@ -86,9 +85,7 @@ export function ConfirmCard() {
           type="email"
           autoComplete="username"
           required
-          value={form.values.username ?? ''}
-          onChange={(event) => form.setValue('username', event.currentTarget.value)}
-          error={renderFieldError(form.visibleErrors.username)}
+          {...form.field('username')}
         />
       )}
       <TextInput
@@ -97,9 +94,7 @@ export function ConfirmCard() {
         autoComplete="one-time-code"
         maxLength={6}
         required
-        value={form.values.code ?? ''}
-        onChange={(event) => form.setValue('code', event.currentTarget.value)}
-        error={renderFieldError(form.visibleErrors.code)}
+        {...form.field('code')}
       />
       <Group grow>
         <Button type="submit" loading={confirm.isPending}>

@@ -6,14 +6,13 @@ import { readAuthLocationState } from '../../../shared/lib/auth-location-state';
 import { hideCardErrorToast, showCardErrorToast } from '../../../shared/ui/notify';
 import { useRequestPasswordReset } from '../api/forgot-password';
 import { AuthCard } from './auth-card';
-import { renderFieldError } from './field-error';
 import { MessageAlert } from './message-alert';
-import { useAuthForm } from './use-auth-form';
+import { useAuthCardForm } from './use-auth-card-form';
 
 export function ForgotCard() {
   const location = useLocation();
   const { answers, username } = readAuthLocationState(location.state);
-  const form = useAuthForm('forgot', { username: username ?? '' });
+  const form = useAuthCardForm('forgot', { username: username ?? '' });
   const request = useRequestPasswordReset();
 
   const submit = () => {
@@ -39,9 +38,7 @@ export function ForgotCard() {
         autoComplete="username"
         required
         description="We will email you a link to choose a new password."
-        value={form.values.username ?? ''}
-        onChange={(event) => form.setValue('username', event.currentTarget.value)}
-        error={renderFieldError(form.visibleErrors.username)}
+        {...form.field('username')}
       />
       <Button type="submit" loading={request.isPending} fullWidth>
         Send Reset Link

@@ -11,10 +11,9 @@ import { useLogin } from '../api/login';
 import { saveCarriedAnswers } from '../api/save-carried-answers';
 import { useResendConfirmationCode } from '../api/resend-confirm';
 import { AuthCard } from './auth-card';
-import { renderFieldError } from './field-error';
 import { MessageAlert } from './message-alert';
 import { PasswordField } from './password-field';
-import { useAuthForm } from './use-auth-form';
+import { useAuthCardForm } from './use-auth-card-form';
 import { DEFAULT_ROUTE, PATHS } from '../../../config/paths';
 
 export function LoginCard() {
@@ -22,7 +21,7 @@ export function LoginCard() {
   const navigate = useNavigate();
   const handedOver = readAuthLocationState(location.state);
   const { answers } = handedOver;
-  const form = useAuthForm('login', { username: handedOver.username ?? '', password: '' });
+  const form = useAuthCardForm('login', { username: handedOver.username ?? '', password: '' });
   const [resendError, setResendError] = useState<string>();
   const login = useLogin();
   const resend = useResendConfirmationCode();
@@ -88,7 +87,7 @@ export function LoginCard() {
     );
   };
 
-  const usernameErrors = resendError ? [resendError] : form.visibleErrors.username;
+  const usernameField = form.field('username');
 
   return (
     <AuthCard
@@ -112,20 +111,18 @@ export function LoginCard() {
         type="email"
         autoComplete="username"
         required
-        value={username}
+        {...usernameField}
         onChange={(event) => {
           setResendError(undefined);
-          form.setValue('username', event.currentTarget.value);
+          usernameField.onChange(event);
         }}
-        error={renderFieldError(usernameErrors)}
+        error={resendError ?? usernameField.error}
       />
       <PasswordField
         label="Password"
         autoComplete="current-password"
         required
-        value={form.values.password ?? ''}
-        onChange={(event) => form.setValue('password', event.currentTarget.value)}
-        error={renderFieldError(form.visibleErrors.password)}
+        {...form.field('password')}
       />
       <Stack gap="xs">
         <Button type="submit" loading={login.isPending} fullWidth>

@@ -1,16 +1,15 @@
 import { Button, Text } from '@mantine/core';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { normalizeEmail } from '@admissions/form';
+import { normalizeEmail, validateAuthForm } from '@admissions/form';
 import { PATHS } from '../../../config/paths';
 import { buildCarriedState, readAuthLocationState } from '../../../shared/lib/auth-location-state';
 import { hideCardErrorToast, showCardErrorToast } from '../../../shared/ui/notify';
 import { useResetPassword } from '../api/reset-password';
 import { AuthCard } from './auth-card';
-import { renderFieldError } from './field-error';
 import { MessageAlert } from './message-alert';
 import { PasswordChecklist } from './password-checklist';
 import { PasswordField } from './password-field';
-import { useAuthForm } from './use-auth-form';
+import { useAuthCardForm } from './use-auth-card-form';
 
 export function ResetCard() {
   const location = useLocation();
@@ -20,10 +19,12 @@ export function ResetCard() {
   // The e-mailed link is /reset?username=…&id=…; the id proves the link came from the mailbox.
   const username = normalizeEmail(searchParams.get('username') ?? '');
   const id = searchParams.get('id') ?? '';
-  const form = useAuthForm('reset', { username, id, password: '', confirm_password: '' });
+  const form = useAuthCardForm('reset', { username, id, password: '', confirm_password: '' });
   const reset = useResetPassword();
 
-  const linkProblem = form.errors.id?.[0] ?? form.errors.username?.[0];
+  // The link's own fields are never typed: their problem shows above the card at once.
+  const linkErrors = validateAuthForm('reset', { username, id });
+  const linkProblem = linkErrors.id?.[0] ?? linkErrors.username?.[0];
 
   const submit = () => {
     hideCardErrorToast('Reset Password Card Error');
@@ -66,9 +67,7 @@ export function ResetCard() {
         label="New password"
         autoComplete="new-password"
         required
-        value={form.values.password ?? ''}
-        onChange={(event) => form.setValue('password', event.currentTarget.value)}
-        error={renderFieldError(form.visibleErrors.password)}
+        {...form.field('password')}
         inputWrapperOrder={['label', 'input', 'error', 'description']}
         descriptionProps={{ component: 'div' }}
         description={<PasswordChecklist password={form.values.password ?? ''} />}
@@ -77,9 +76,7 @@ export function ResetCard() {
         label="Confirm password"
         autoComplete="new-password"
         required
-        value={form.values.confirm_password ?? ''}
-        onChange={(event) => form.setValue('confirm_password', event.currentTarget.value)}
-        error={renderFieldError(form.visibleErrors.confirm_password)}
+        {...form.field('confirm_password')}
       />
       <Button type="submit" loading={reset.isPending} fullWidth>
         Reset Password

@@ -6,16 +6,15 @@ import { buildCarriedState, readAuthLocationState } from '../../../shared/lib/au
 import { hideCardErrorToast, showCardErrorToast } from '../../../shared/ui/notify';
 import { useSignup } from '../api/signup';
 import { AuthCard } from './auth-card';
-import { renderFieldError } from './field-error';
 import { PasswordChecklist } from './password-checklist';
 import { PasswordField } from './password-field';
-import { useAuthForm } from './use-auth-form';
+import { useAuthCardForm } from './use-auth-card-form';
 
 export function SignupCard() {
   const location = useLocation();
   const navigate = useNavigate();
   const { answers, username: handedUsername } = readAuthLocationState(location.state);
-  const form = useAuthForm('signup', { username: handedUsername ?? '', password: '' });
+  const form = useAuthCardForm('signup', { username: handedUsername ?? '', password: '' });
   const signup = useSignup();
 
   const submit = () => {
@@ -46,9 +45,7 @@ export function SignupCard() {
         type="email"
         autoComplete="email"
         required
-        value={form.values.username ?? ''}
-        onChange={(event) => form.setValue('username', event.currentTarget.value)}
-        error={renderFieldError(form.visibleErrors.username)}
+        {...form.field('username')}
       />
       <PasswordField
         label="Password"
@@ -57,9 +54,7 @@ export function SignupCard() {
         inputWrapperOrder={['label', 'input', 'error', 'description']}
         descriptionProps={{ component: 'div' }}
         description={<PasswordChecklist password={form.values.password ?? ''} />}
-        value={form.values.password ?? ''}
-        onChange={(event) => form.setValue('password', event.currentTarget.value)}
-        error={renderFieldError(form.visibleErrors.password)}
+        {...form.field('password')}
       />
       <Button type="submit" loading={signup.isPending} fullWidth>
         Create Account
