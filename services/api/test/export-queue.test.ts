@@ -46,7 +46,6 @@ describe.each(availableDrivers())('export --queue on %s', (driver) => {
     return runExport(parseExportArgs(['--out', dir, '--queue'], work, 2), {
       db: t.runtime.database.db,
       render: createQueueRenderer({
-        database: t.runtime.database,
         queue: t.runtime.queue,
         storage: t.runtime.storage,
         pollMs: 100,

@@ -10,7 +10,6 @@ import {
   type DictionaryFormat,
 } from '@admissions/form';
 import { ConfigError, loadConfig, type Config } from '../platform/config';
-import { openDatabase } from '../platform/db/connect';
 import { migrateDatabase } from '../platform/db/migrate';
 import {
   findCliDatabase,
@@ -18,13 +17,9 @@ import {
   openCliDatabaseAt,
 } from '../platform/db/command-database';
 import { serveWorkerMetrics } from '../platform/http/metrics';
-import { startJobWorkers, startMeasuredJobQueue } from './workers';
-import { createLogger } from '../platform/logging/logger';
-import { loadSecrets } from '../platform/lib/crypto';
-import { createMailer } from '../platform/mail/mailer';
+import { createProcessLogger, stopOnSignals } from './process-lifecycle';
+import { startServices } from './runtime';
 import { loadPartner } from '../platform/partner';
-import { systemClock } from '../platform/lib/clock';
-import { createStorage } from '../platform/storage/create-storage';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isLookupCategory } from '@admissions/api-contract';
@@ -36,9 +31,6 @@ import {
   ExportUsageError,
   runExportCommand,
 } from '../modules/export';
-import { PRINT_SANDBOX_TASKS, createSandboxedRenderers } from '../modules/print';
-import { DOCUMENT_SANDBOX_TASKS } from '../modules/documents';
-import { createConfiguredSandbox } from '../platform/sandbox/sandbox-pool';
 import {
   IMPORT_FORMATS,
   ImportFormatError,
@@ -109,57 +101,26 @@ async function runWorker(config: Config): Promise<void> {
       'Separate worker processes need PostgreSQL (DATABASE_URL); the embedded database runs its worker inside the server.',
     );
   }
-  const logger = createLogger(config.logLevel);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await migrateDatabase(database);
-  const secrets = await loadSecrets(config.secretKey, config.dataDir);
-  const { queue, metrics } = await startMeasuredJobQueue(config, database, logger);
-  const mailer = createMailer({
-    smtpUrl: config.smtpUrl,
-    from: config.mailFrom,
-    dataDir: config.dataDir,
+  const { logger, logs } = createProcessLogger(config);
+  const services = await startServices(config, {
     logger,
-  });
-  const sandbox = createConfiguredSandbox(config, logger, [
-    DOCUMENT_SANDBOX_TASKS,
-    PRINT_SANDBOX_TASKS,
-  ]);
-  const sandboxed = createSandboxedRenderers(sandbox);
-  const workers = await startJobWorkers({
-    config,
-    database,
-    queue,
-    // Shares the server's storage: S3, or DATA_DIR/blobs on the same machine.
-    storage: createStorage(config, secrets.hmacKey, systemClock),
-    mailer,
-    secrets,
-    partner: await loadPartner(config),
-    clock: systemClock,
-    logger,
-    renderPdf: sandboxed.render,
-    layoutPdf: sandboxed.layout,
-    sandbox,
+    role: 'worker',
     warmConversionPool: true,
-    exportLoops: 4,
+    warmPdfRenderer: true,
   });
-  void sandboxed
-    .warm()
-    .catch((error: unknown) => logger.error({ err: error }, 'PDF renderer warm-up failed'));
-  const stopMetrics = metrics ? await serveWorkerMetrics(metrics, config, logger) : undefined;
-  logger.info(metrics ? { metricsPort: config.port } : {}, 'worker started');
-  const stop = async () => {
-    logger.info('worker stopping');
-    // Running jobs finish (or go back to their queue) before LibreOffice and the database close.
-    await queue.stop({ graceful: true, wait: true, timeout: config.shutdownTimeoutMs });
-    await workers.stop();
-    await sandbox.close();
-    await stopMetrics?.();
-    mailer.close();
-    await database.close();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop());
-  process.once('SIGINT', () => void stop());
+  const stopMetrics = services.metrics
+    ? await serveWorkerMetrics(services.metrics, config, logger)
+    : undefined;
+  logger.info(services.metrics ? { metricsPort: config.port } : {}, 'worker started');
+  stopOnSignals({
+    logger,
+    budgetMs: config.shutdownTimeoutMs,
+    close: async (deadline) => {
+      await stopMetrics?.();
+      await services.close({ deadline });
+    },
+    logs,
+  });
 }
 
 async function runDictionary(config: Config, args: string[]): Promise<void> {

@@ -26,8 +26,8 @@ import { PRINT_SANDBOX_TASKS, createSandboxedRenderers } from '../modules/print'
 import type { PdfRenderer } from '../modules/print';
 import { createConfiguredSandbox, type SandboxPool } from '../platform/sandbox/sandbox-pool';
 
-export interface Runtime {
-  app: FastifyInstance;
+/** What the server and the worker process share: everything but HTTP. */
+export interface Services {
   database: Database;
   queue: JobQueue;
   secrets: Secrets;
@@ -40,11 +40,19 @@ export interface Runtime {
   metrics?: Metrics;
   /** The children that convert and render applicants' files (src/sandbox). */
   sandbox: SandboxPool;
+  /** Renders application PDFs (in the sandbox, unless a test hands in its own). */
+  renderPdf: PdfRenderer;
   /**
-   * Stops in reverse order. HTTP first (no new connections, in-flight requests drained), then the
-   * workers: running jobs get until `deadline` (epoch ms; default SHUTDOWN_TIMEOUT_MS from now)
-   * to finish, after which pg-boss fails them back to the queue for a retry elsewhere.
+   * Stops in reverse order: running jobs get until `deadline` (epoch ms; default
+   * SHUTDOWN_TIMEOUT_MS from now) to finish, after which pg-boss fails them back to the queue for
+   * a retry elsewhere; then the pools, storage, mail and the database close.
    */
+  close(options?: { deadline?: number }): Promise<void>;
+}
+
+export interface Runtime extends Services {
+  app: FastifyInstance;
+  /** HTTP first (no new connections, in-flight requests drained), then Services.close. */
   close(options?: { deadline?: number }): Promise<void>;
 }
 
@@ -63,9 +71,18 @@ export interface RuntimeOptions {
   warmPdfRenderer?: boolean;
 }
 
-/** Everything the server needs, in start-up order; close() stops it in reverse. */
-export async function startRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
-  const { logger } = options;
+export interface ServicesOptions extends RuntimeOptions {
+  /**
+   * 'server': jobs run here only with RUN_WORKER_IN_PROCESS, lookup samples are seeded and the
+   * embedded database is shared with the CLI. 'worker' (`npm run cli -- worker`): always runs
+   * the jobs, more export loops, nothing else.
+   */
+  role: 'server' | 'worker';
+}
+
+/** Everything the server and the worker need but HTTP, in start-up order; close() stops it. */
+export async function startServices(config: Config, options: ServicesOptions): Promise<Services> {
+  const { logger, role } = options;
   const clock = options.clock ?? systemClock;
   // Before anything writes there: the database, blobs, outbox and key are this user's alone.
   restrictNewFiles();
@@ -84,10 +101,13 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     pglite: options.pglite,
   });
   await migrateDatabase(database);
-  await seedLookupSamples(database, logger);
+  if (role === 'server') await seedLookupSamples(database, logger);
   // Only a server that opened the embedded files itself shares them with the CLI.
   const stopSocket =
-    database.pglite && !options.pglite && options.shareEmbeddedDatabase !== false
+    role === 'server' &&
+    database.pglite &&
+    !options.pglite &&
+    options.shareEmbeddedDatabase !== false
       ? await startPgliteSocket(database.pglite, config.dataDir)
       : undefined;
   const { queue, metrics } = await startMeasuredJobQueue(config, database, logger);
@@ -97,6 +117,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     dataDir: config.dataDir,
     logger,
   });
+  // Shared by every process: S3, or DATA_DIR/blobs on the same machine.
   const storage = createStorage(config, secrets.hmacKey, clock);
   // Conversion and rendering parse applicants' files: they run in sandbox children, not here.
   const sandbox = createConfiguredSandbox(config, logger, [
@@ -105,48 +126,33 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
   ]);
   const sandboxed = createSandboxedRenderers(sandbox);
   const renderPdf = options.renderPdf ?? sandboxed.render;
-  // `export --queue` jobs (issue #8) included: on the embedded database only this process can run them.
-  const workers = config.runWorkerInProcess
-    ? await startJobWorkers({
-        config,
-        database,
-        queue,
-        storage,
-        mailer,
-        secrets,
-        partner,
-        clock,
-        logger,
-        renderPdf,
-        layoutPdf: options.renderPdf ? undefined : sandboxed.layout,
-        sandbox,
-        warmConversionPool: options.warmConversionPool === true,
-        exportLoops: 2,
-      })
-    : undefined;
+  // `export --queue` jobs included: on the embedded database only the server can run them.
+  const workers =
+    role === 'worker' || config.runWorkerInProcess
+      ? await startJobWorkers({
+          config,
+          database,
+          queue,
+          storage,
+          mailer,
+          secrets,
+          partner,
+          clock,
+          logger,
+          renderPdf,
+          layoutPdf: options.renderPdf ? undefined : sandboxed.layout,
+          sandbox,
+          warmConversionPool: options.warmConversionPool === true,
+          exportLoops: role === 'worker' ? 4 : 2,
+        })
+      : undefined;
   if (options.warmPdfRenderer === true && !options.renderPdf) {
-    // In a child: it no longer blocks this event loop, so the server need not wait for it.
+    // In a child: it no longer blocks this event loop, so start-up need not wait for it.
     void sandboxed
       .warm()
       .catch((error: unknown) => logger.error({ err: error }, 'PDF renderer warm-up failed'));
   }
-  const app = await buildApp({
-    config,
-    database,
-    secrets,
-    partner,
-    clock,
-    logger,
-    sendMail: (message) => enqueueMail(queue, secrets.encryptionKey, message),
-    storage,
-    enqueueConversion: (job) => enqueueConversion(queue, job),
-    enqueuePdf: (job) => enqueuePdfJob(queue, job),
-    renderPdf,
-    metrics,
-    queue,
-  });
   return {
-    app,
     database,
     queue,
     secrets,
@@ -156,17 +162,9 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     conversion: workers?.conversion,
     metrics,
     sandbox,
-    async close(options = {}) {
-      const deadline = options.deadline ?? Date.now() + config.shutdownTimeoutMs;
-      // Stop listening and let requests in flight finish; past the deadline, cut them off.
-      const cutOff = setTimeout(
-        () => {
-          logger.warn('requests still running at the shutdown deadline: closing their connections');
-          app.server.closeAllConnections();
-        },
-        Math.max(0, deadline - Date.now()),
-      );
-      await app.close().finally(() => clearTimeout(cutOff));
+    renderPdf,
+    async close(closeOptions = {}) {
+      const deadline = closeOptions.deadline ?? Date.now() + config.shutdownTimeoutMs;
       // pg-boss stops fetching at once, then waits for running handlers until the deadline and
       // fails whatever is still running back to its queue (retried by any worker).
       await queue.stop({
@@ -182,6 +180,46 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       mailer.close();
       await stopSocket?.();
       await database.close();
+    },
+  };
+}
+
+/** Everything the server needs, in start-up order; close() stops it in reverse. */
+export async function startRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
+  const { logger } = options;
+  const clock = options.clock ?? systemClock;
+  const services = await startServices(config, { ...options, role: 'server' });
+  const { database, queue, secrets } = services;
+  const app = await buildApp({
+    config,
+    database,
+    secrets,
+    partner: services.partner,
+    clock,
+    logger,
+    sendMail: (message) => enqueueMail(queue, secrets.encryptionKey, message),
+    storage: services.storage,
+    enqueueConversion: (job) => enqueueConversion(queue, job),
+    enqueuePdf: (job) => enqueuePdfJob(queue, job),
+    renderPdf: services.renderPdf,
+    metrics: services.metrics,
+    queue,
+  });
+  return {
+    ...services,
+    app,
+    async close(closeOptions = {}) {
+      const deadline = closeOptions.deadline ?? Date.now() + config.shutdownTimeoutMs;
+      // Stop listening and let requests in flight finish; past the deadline, cut them off.
+      const cutOff = setTimeout(
+        () => {
+          logger.warn('requests still running at the shutdown deadline: closing their connections');
+          app.server.closeAllConnections();
+        },
+        Math.max(0, deadline - Date.now()),
+      );
+      await app.close().finally(() => clearTimeout(cutOff));
+      await services.close({ deadline });
     },
   };
 }

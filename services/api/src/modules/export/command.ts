@@ -141,7 +141,6 @@ export async function runExportCommand(
       // This process only sends export jobs and reads their results.
       queue = await startJobQueue(database, logger, { queues: [EXPORT_QUEUE_DEFINITION] });
       render = createQueueRenderer({
-        database,
         queue,
         storage,
         signal: controller.signal,

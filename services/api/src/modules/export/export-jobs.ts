@@ -118,7 +118,6 @@ interface JobRow {
 }
 
 export interface QueueRendererDeps {
-  database: Database;
   queue: JobQueue;
   storage: StorageDriver;
   signal?: AbortSignal;
@@ -130,7 +129,7 @@ export interface QueueRendererDeps {
 
 /** An ApplicationRenderer that hands each application to the job workers. */
 export function createQueueRenderer(deps: QueueRendererDeps): ApplicationRenderer {
-  const { database, queue, storage } = deps;
+  const { queue, storage } = deps;
   const pollMs = deps.pollMs ?? 250;
   const idleWarningMs = deps.idleWarningMs ?? 30_000;
   const waiting = new Map<string, Waiting>();

@@ -100,7 +100,7 @@ export function createStaffExports(deps: StaffExportDeps) {
         },
         {
           db,
-          render: createQueueRenderer({ database, queue: deps.queue, storage: deps.storage }),
+          render: createQueueRenderer({ queue: deps.queue, storage: deps.storage }),
           progress,
           now: () => clock.now(),
         },

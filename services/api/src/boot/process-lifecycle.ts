@@ -1,0 +1,93 @@
+// How a long-running process of the service (the server, `npm run cli -- worker`) ends on
+// SIGTERM/SIGINT: one path for both, so a deploy stops them the same way.
+import type { Logger } from 'pino';
+import pinoPretty from 'pino-pretty';
+import type { Config } from '../platform/config';
+import { createLogger } from '../platform/logging/logger';
+import {
+  createServerLogDestination,
+  type ServerLogDestination,
+} from '../platform/logging/server-log-destination';
+
+/**
+ * The process's logger: JSON lines for production (LOG_FORMAT=json), one readable line each for
+ * a terminal (text); written asynchronously, flushed or abandoned by stopOnSignals.
+ */
+export function createProcessLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): {
+  logger: Logger;
+  logs: ServerLogDestination;
+} {
+  const logs = createServerLogDestination();
+  const logger = createLogger(
+    config.logLevel,
+    config.logFormat === 'text'
+      ? pinoPretty({
+          destination: logs.stream,
+          colorize: process.stdout.isTTY,
+          translateTime: 'SYS:HH:MM:ss',
+          ignore: 'pid,hostname',
+          singleLine: true,
+        })
+      : logs.stream,
+  );
+  return { logger, logs };
+}
+
+export interface StopOnSignalsOptions {
+  logger: Logger;
+  /** SHUTDOWN_TIMEOUT_MS: the whole stop, closing included, fits in it. */
+  budgetMs: number;
+  /** Stops the process's work; requests and jobs get until `deadline` (epoch ms). */
+  close(deadline: number): Promise<void>;
+  logs: ServerLogDestination;
+}
+
+/**
+ * Stop listening, drain requests, let jobs finish (or return them to their queue), close the
+ * database and exit 0 — all within the budget. The exit at the budget's end is armed before
+ * anything else, so neither a stuck close nor a log destination that fails or blocks keeps the
+ * process (and the LibreOffice processes it has to reap) alive; it exits 1. A second signal
+ * exits 1 at once.
+ */
+export function stopOnSignals({ logger, budgetMs, close, logs }: StopOnSignalsOptions): void {
+  // A log line is never worth a failed exit: the write may throw (EPIPE) or the line be lost.
+  const log = (write: () => void) => {
+    try {
+      write();
+    } catch {
+      // Logging is best effort during shutdown.
+    }
+  };
+  const exitNow = (code: number) => {
+    logs.abandon();
+    process.exit(code);
+  };
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      log(() => logger.warn({ signal }, 'second signal: exiting without waiting'));
+      exitNow(1);
+    }
+    stopping = true;
+    const startedAt = Date.now();
+    setTimeout(() => {
+      log(() => logger.error('shutdown did not finish in time'));
+      exitNow(1);
+    }, budgetMs - 100).unref();
+    // What is left after the deadline is for closing the pools and writing the last lines.
+    const deadline = startedAt + budgetMs - Math.min(2500, Math.floor(budgetMs / 3));
+    log(() => logger.info({ signal, timeoutMs: budgetMs }, 'shutting down'));
+    let code = 0;
+    try {
+      await close(deadline);
+      log(() => logger.info('stopped'));
+    } catch (error) {
+      log(() => logger.error({ err: error }, 'shutdown failed'));
+      code = 1;
+    }
+    await logs.flush(Math.max(0, Math.min(500, startedAt + budgetMs - 200 - Date.now())));
+    exitNow(code);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
