@@ -4,10 +4,10 @@
 import { createHash } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { applicationPdfFileName } from '@admissions/answer-view/file-name';
 import type { Db } from '../../platform/db/connect';
 import { buildCombinedPdf } from './combined';
 import { formatIndexCsv, formatIndexJson, type IndexMeta, type IndexRow } from './index-writers';
-import { exportFileName } from './naming';
 import type { ExportOptions } from './options';
 import type { Progress } from './progress';
 import { RenderCancelledError, type ApplicationRenderer } from './render';
@@ -189,7 +189,7 @@ async function runLocked(
   await removeTemporaryFiles(pdfDir);
   const targetOf = (app: SelectedApplication) =>
     path
-      .relative(out, path.join(pdfDir, exportFileName(app.lastName, app.firstName, app.id)))
+      .relative(out, path.join(pdfDir, applicationPdfFileName(app.nameAnswers, app.id)))
       .split(path.sep)
       .join('/');
 
