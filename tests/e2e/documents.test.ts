@@ -1,5 +1,6 @@
 import type { Locator, Page, Request, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { formatDocumentSize } from '@admissions/answer-view';
 import { buildDocx, paragraph } from '../../services/api/test/support/document-fixtures';
 import {
   createAccount,
@@ -54,11 +55,8 @@ useBrowserSuite({ name: 'documents', waitMs: WAIT_MS }, (suite) => {
 
 // ---------------------------------------------------------------- helpers
 
-/** The size as the widget writes it: bytes below 1 KB, else KB with one decimal. */
-function shownSize(bytes: number): string {
-  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
-}
-const PRESENT_TEXT = `${FILE_NAME} (${shownSize(DOCX.length)})`;
+// The size as the widget writes it (the print view and the PDF write it the same way).
+const PRESENT_TEXT = `${FILE_NAME} (${formatDocumentSize(DOCX.length)})`;
 
 async function openEducationPage(name: string): Promise<void> {
   const email = uniqueEmail(name);

@@ -1,7 +1,9 @@
 // buildAnswerView: saved answers → the plain view model both renderers lay out. Every decision
 // about what shows and how it reads is made here, with packages/form's engine, so the print view
 // and the PDF cannot disagree with each other or with the form on screen.
+import type { DocumentAnswer } from '@admissions/api-contract';
 import {
+  APPLICANT_NAME_KEYS,
   clearHiddenAnswers,
   companionKey,
   compileDefinition,
@@ -12,6 +14,7 @@ import {
   isAnswered,
   isChecked,
   isEntryVisible,
+  isIdentifierQuestion,
   isPageVisible,
   isSectionVisible,
   MONTHS,
@@ -41,10 +44,7 @@ import { stripBidiControls } from './display-text';
 export type AnswerViewAudience = 'applicant' | 'service';
 
 /** A converted document as the API stores it (docs/data-model.md "document answer"). */
-export interface DocumentRecord {
-  file_name: string;
-  file_size: number;
-}
+export type DocumentRecord = DocumentAnswer;
 
 export interface AnswerViewExtras {
   partner: PartnerConfig;
@@ -125,10 +125,13 @@ export function resolveChosenTabs(
   return chosen;
 }
 
-/** "12 KB": whole kilobytes (at least 1) below a megabyte, one decimal above. */
+/**
+ * A file's size as the upload widget, the print view and the PDF all write it: bytes below 1 KB,
+ * else KB or MB with one decimal ("512 B", "12.3 KB", "1.0 MB").
+ */
 export function formatDocumentSize(bytes: number): string {
   if (bytes < 1024) return `${Math.max(0, Math.round(bytes))} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
@@ -160,15 +163,10 @@ export function formatAnswerDate(value: string): string {
 
 /** The applicant's name as the cover and the print view's heading show it. */
 export function formatApplicantName(answers: Answers): string {
-  return ['first_name', 'middle_name', 'last_name']
+  return [APPLICANT_NAME_KEYS.first, APPLICANT_NAME_KEYS.middle, APPLICANT_NAME_KEYS.last]
     .map((key) => stripBidiControls(answers[key] ?? '').trim())
     .filter((part) => part !== '')
     .join(' ');
-}
-
-/** Identifiers (SSN, alien registration number) are masked; sensitive free text is not. */
-function isMasked(question: Question): boolean {
-  return question.type === 'ssn' || (question.sensitive === true && question.type === 'text');
 }
 
 function describeChoice(
@@ -273,7 +271,7 @@ function buildRow(
       };
     }
     case 'text':
-      if (isMasked(question)) return row(isAnswered(raw) ? maskIdentifier(raw) : '');
+      if (isIdentifierQuestion(question)) return row(isAnswered(raw) ? maskIdentifier(raw) : '');
       return row(isAnswered(raw) ? raw.trim() : '');
   }
 }

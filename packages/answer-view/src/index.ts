@@ -6,6 +6,7 @@ export type {
   AnswerView,
   ApplicationCover,
   DocumentView,
+  PdfDocumentInput,
 } from './view-model';
 export {
   buildAnswerView,

@@ -12,7 +12,7 @@ export interface AnswerRow {
   /** The answer key the row shows (for a month-year, the month key; for documents, the `*_doc` key). */
   key: string;
   label: string;
-  /** Display text, already formatted: option label, date, `[X]`, "Name (CEEB 123456)", file "name (12 KB)". */
+  /** Display text, already formatted: option label, date, `[X]`, "Name (CEEB 123456)", file "name (12.3 KB)". */
   value: string;
   kind: AnswerRowKind;
   /**
@@ -46,6 +46,13 @@ export interface DocumentView {
   label: string;
   fileName: string;
   fileSize: number;
+}
+
+/** A converted document (its PDF) appended after the answers, under its own bookmark. */
+export interface PdfDocumentInput {
+  /** The bookmark's title: the question's label (DocumentView.label). */
+  title: string;
+  bytes: Uint8Array;
 }
 
 export interface AnswerView {

@@ -176,7 +176,7 @@ describe('buildAnswerView', () => {
     const view = build(fixture.answers, fixture);
     expect(row(view, 'personal_statement_doc')).toMatchObject({
       kind: 'document',
-      value: 'personal-statement.pdf (140 KB)',
+      value: 'personal-statement.pdf (140.0 KB)',
     });
     expect(view.documents).toEqual([
       {
@@ -201,9 +201,10 @@ describe('buildAnswerView', () => {
     expect(essayChosen.documents.map((d) => d.key)).not.toContain('personal_statement_doc');
   });
 
-  it('formats sizes as the print view shows them', () => {
+  it('formats sizes as the upload widget, the print view and the PDF show them', () => {
     expect(formatDocumentSize(512)).toBe('512 B');
-    expect(formatDocumentSize(12_288)).toBe('12 KB');
+    expect(formatDocumentSize(12_288)).toBe('12.0 KB');
+    expect(formatDocumentSize(12_595)).toBe('12.3 KB');
     expect(formatDocumentSize(1024 * 1024)).toBe('1.0 MB');
   });
 
@@ -375,7 +376,7 @@ describe('buildAnswerView', () => {
     );
     expect(row(view, 'first_name')?.value).toBe('Ada');
     expect(row(view, 'city')?.value).toBe('Paris');
-    expect(row(view, 'personal_statement_doc')?.value).toBe('essayfdp.exe (140 KB)');
+    expect(row(view, 'personal_statement_doc')?.value).toBe('essayfdp.exe (140.0 KB)');
     expect(view.documents.map((d) => d.fileName).join('')).not.toMatch(controls);
     expect(collectAnswerPairs(view).some((p) => controls.test(p.value))).toBe(false);
     expect(formatApplicantName({ first_name: '\u202EAda', last_name: 'Love\u061Clace' })).toBe(

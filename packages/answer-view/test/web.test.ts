@@ -130,9 +130,9 @@ describe('PrintView (./web)', () => {
   it('lists documents with name and size', () => {
     const html = render(viewOf(ANSWER_FIXTURES['add-another']));
     expect(html).toContain('data-document-key="personal_statement_doc"');
-    expect(html).toContain('personal-statement.pdf (140 KB)');
+    expect(html).toContain('personal-statement.pdf (140.0 KB)');
     expect(html).toMatch(
-      /data-answer-kind="document"[^>]*data-answer-value="honors-essay.pdf \(94 KB\)"/,
+      /data-answer-kind="document"[^>]*data-answer-value="honors-essay.pdf \(94.0 KB\)"/,
     );
   });
 

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { WEB_STATUSES } from './profile';
 
 const AnswerKey = Type.String({ minLength: 1, maxLength: 100 });
 
@@ -18,11 +19,7 @@ export type LastPageBody = Static<typeof LastPageBody>;
 
 export const WebStatusBody = Type.Object(
   {
-    web_status: Type.Union([
-      Type.Literal('started'),
-      Type.Literal('validating'),
-      Type.Literal('submitted'),
-    ]),
+    web_status: Type.Union(WEB_STATUSES.map((s) => Type.Literal(s))),
   },
   { additionalProperties: false },
 );

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { DocumentAnswer } from './profile';
 
 /** docs/data-model.md PDF statuses, as GET /api/pdf/document-answer/{key} reports them. */
 export const CONVERSION_STATUSES = [
@@ -60,13 +61,7 @@ export const ConversionStatusResponse = Type.Object(
 );
 export type ConversionStatusResponse = Static<typeof ConversionStatusResponse>;
 
-export const DocumentAnswersResponse = Type.Record(
-  Type.String(),
-  Type.Object(
-    { file_name: Type.String(), file_size: Type.Integer() },
-    { additionalProperties: false },
-  ),
-);
+export const DocumentAnswersResponse = Type.Record(Type.String(), DocumentAnswer);
 export type DocumentAnswersResponse = Static<typeof DocumentAnswersResponse>;
 
 /** Most pages an uploaded document may have (statements and transcripts fit easily). */

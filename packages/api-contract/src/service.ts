@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CONVERSION_STATUSES } from './documents';
+import { DocumentAnswer } from './profile';
 
 /** A staff token minted by `npm run cli -- service-token`: signed, one applicant, read-only. */
 export const ServiceTokenQuery = Type.Object(
@@ -13,13 +14,7 @@ export const ServicePrintResponse = Type.Object(
   {
     answer: Type.Record(Type.String(), Type.String()),
     add_another: Type.Record(Type.String(), Type.Integer()),
-    document_answer: Type.Record(
-      Type.String(),
-      Type.Object(
-        { file_name: Type.String(), file_size: Type.Integer() },
-        { additionalProperties: false },
-      ),
-    ),
+    document_answer: Type.Record(Type.String(), DocumentAnswer),
     tabs: Type.Record(Type.String(), Type.String()),
     /** Who the application belongs to, for the print view's heading (the PDF's cover). */
     applicant: Type.Object(

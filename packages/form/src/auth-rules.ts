@@ -149,22 +149,3 @@ export function firstAuthError(errors: AuthErrors): string | undefined {
   }
   return undefined;
 }
-
-/**
- * Answer keys never carried through navigation state between auth screens (they would sit in
- * browser history): SSN, alien registration number and the disciplinary comments.
- */
-export const SENSITIVE_ANSWER_KEYS: readonly string[] = [
-  'ssn',
-  'alien_registration_number',
-  'conviction_comment',
-  'suspended_comment',
-];
-
-export function stripSensitiveAnswers(answers: Record<string, string>): Record<string, string> {
-  const kept: Record<string, string> = {};
-  for (const [key, value] of Object.entries(answers)) {
-    if (!SENSITIVE_ANSWER_KEYS.includes(key)) kept[key] = value;
-  }
-  return kept;
-}

@@ -10,6 +10,7 @@ export * from './options';
 export * from './definition';
 export * from './answer-keys';
 export * from './allowed-keys';
+export * from './answer-roles';
 export { compileDefinition, findQuestionEntry } from './compile';
 export type { CompiledDefinition, QuestionEntry } from './compile';
 export * from './visibility';

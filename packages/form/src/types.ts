@@ -118,8 +118,16 @@ export interface Question {
   date?: DateRule;
   /** Membership of a document-or-essay tab group. */
   tab?: { group: string; tab: string };
-  /** Never carried in navigation state or temporary answer sets. */
-  sensitive?: boolean;
+  /**
+   * Both kinds are never carried in navigation state or prefill links and never logged.
+   * 'identifier' (SSN, A-Number) is also sealed at rest and masked wherever staff see it;
+   * 'private' (a disclosure in the applicant's words) is shown to staff in full.
+   */
+  sensitive?: 'identifier' | 'private';
+  /** Refused in prefill links although not sensitive (a disciplinary yes/no reveals as much). */
+  neverPrefilled?: boolean;
+  /** The applicant's own name: the cover, the staff list and the PDF file names use these keys. */
+  applicantName?: 'first' | 'middle' | 'last';
 }
 
 export interface Section {

@@ -6,6 +6,9 @@ import {
   findQuestionEntry,
   PAGE_IDS,
   SENSITIVE_ANSWER_KEYS,
+  IDENTIFIER_ANSWER_KEYS,
+  PREFILL_REFUSED_ANSWER_KEYS,
+  APPLICANT_NAME_KEYS,
   buildDataDictionary,
   buildQuestionPageMap,
   checkAnswerPatch,
@@ -126,12 +129,29 @@ describe('the definition', () => {
     expect(checkDefinition(APPLICATION_DEFINITION)).toEqual([]);
   });
 
-  it('marks exactly the sensitive answer keys of the auth rules as sensitive', () => {
-    const sensitive = APPLICATION_DEFINITION.pages
-      .flatMap((p) => p.sections.flatMap((s) => s.questions))
-      .filter((q) => q.sensitive)
-      .map((q) => q.key);
-    expect(sensitive.sort()).toEqual([...SENSITIVE_ANSWER_KEYS].sort());
+  it('derives the protected and the name keys from its own flags', () => {
+    expect([...IDENTIFIER_ANSWER_KEYS].sort()).toEqual(['alien_registration_number', 'ssn']);
+    expect([...SENSITIVE_ANSWER_KEYS].sort()).toEqual([
+      'alien_registration_number',
+      'conviction_comment',
+      'ssn',
+      'suspended_comment',
+    ]);
+    expect([...PREFILL_REFUSED_ANSWER_KEYS].sort()).toEqual([
+      'alien_registration_number',
+      'conviction',
+      'conviction_comment',
+      'conviction_desc',
+      'ssn',
+      'suspended',
+      'suspended_comment',
+      'suspended_desc',
+    ]);
+    expect(APPLICANT_NAME_KEYS).toEqual({
+      first: 'first_name',
+      middle: 'middle_name',
+      last: 'last_name',
+    });
   });
 
   it('lists its pages in step order', () => {

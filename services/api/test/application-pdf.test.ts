@@ -141,8 +141,7 @@ describe.each(availableDrivers())('application PDF (%s)', (driver) => {
     expect(download.headers['content-type']).toBe('application/pdf');
     expect(download.headers['cache-control']).toBe('no-store');
     expect(download.headers['content-disposition']).toBe(
-      `attachment; filename="lukasz_zoe_${zoe.id}.pdf"; ` +
-        `filename*=UTF-8''${encodeURIComponent(`łukasz_zoë_${zoe.id}.pdf`)}`,
+      `attachment; filename="lukasz_zoe_${zoe.id}.pdf"`,
     );
     const pdf = await PDFDocument.load(download.rawPayload);
     expect(pdf.getPageCount()).toBeGreaterThan(2);

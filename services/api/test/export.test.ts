@@ -15,7 +15,7 @@ import { createApplicationRenderer, type ApplicationRenderer } from '../src/modu
 import { createRenderPool, type RenderPool } from '../src/modules/export/render-pool';
 import { runExport, type ExportSummary } from '../src/modules/export/run';
 import { STATE_FILE } from '../src/modules/export/state';
-import { exportFileName } from '../src/modules/export/naming';
+import { applicationPdfFileName } from '@admissions/answer-view/file-name';
 import { csvField, formatIndexCsv, guardFormula } from '../src/modules/export/index-writers';
 import { availableDrivers, createTestRuntime, type TestRuntime } from './support/test-runtime';
 import { seedApplications, type SeededApplication } from './support/seed-applications';
@@ -57,16 +57,17 @@ afterAll(async () => {
 });
 
 describe('file names', () => {
-  it('keeps only safe characters, transliterating where it can', () => {
+  it('keeps only safe characters, transliterating every script', () => {
     const id = '0b6f3c1e-5a9d-4c2b-9e8f-7a6b5c4d3e2f';
-    expect(exportFileName('../../etc', 'passwd', id)).toBe(`etc_passwd_${id}.pdf`);
-    expect(exportFileName('王小明 Дмитрий', 'Zoë Łukasz', id)).toBe(`dmitriy_zoe-lukasz_${id}.pdf`);
-    expect(exportFileName('王小明', '', id)).toBe(`${id}.pdf`);
-    expect(exportFileName("O'Brien-Núñez", 'Mary Ann', id)).toBe(`obrien-nunez_mary-ann_${id}.pdf`);
-    expect(exportFileName('a\\b/c:d*e?f"g<h>i|j', 'Ελένη', id)).toBe(
-      `a-b-c-d-e-f-g-h-i-j_eleni_${id}.pdf`,
-    );
-    expect(exportFileName('_under_score_', 'x', id)).toBe(`under-score_x_${id}.pdf`);
+    const name = (last: string, first: string) =>
+      applicationPdfFileName({ last_name: last, first_name: first }, id);
+    expect(name('../../etc', 'passwd')).toBe(`etc_passwd_${id}.pdf`);
+    expect(name('王小明 Дмитрий', 'Zoë Łukasz')).toBe(`wangxiaoming-dmitriy_zoe-lukasz_${id}.pdf`);
+    expect(name('', '')).toBe(`${id}.pdf`);
+    expect(name("O'Brien-Núñez", 'Mary Ann')).toBe(`obrien-nunez_mary-ann_${id}.pdf`);
+    expect(name('a\\b/c:d*e?f"g<h>i|j', 'Ελένη')).toBe(`a-b-c-d-e-f-g-h-i-j_eleni_${id}.pdf`);
+    expect(name('_under_score_', 'x')).toBe(`under-score_x_${id}.pdf`);
+    expect(name('Straße', 'Æsa')).toBe(`strasse_aesa_${id}.pdf`);
   });
 });
 
@@ -223,7 +224,7 @@ describe.each(availableDrivers())('export on %s', (driver) => {
     expect(csv.filter((l) => l !== '')).toHaveLength(21);
     expect(csv.find((l) => l.includes('Formula'))).toContain(`"'=HYPERLINK(""http://evil"")`);
     expect(pdfs).toContain(`etc_passwd_${seeded[0]!.id}.pdf`);
-    expect(pdfs).toContain(`zoe-lukasz_${seeded[1]!.id}.pdf`);
+    expect(pdfs).toContain(`wangxiaoming_zoe-lukasz_${seeded[1]!.id}.pdf`);
     expect(existsSync(path.join(dir, STATE_FILE))).toBe(true);
   });
 

@@ -3,26 +3,9 @@
 // stamping them here costs a few milliseconds and also numbers the appended documents' pages).
 // An uploaded document's page has no margin we can trust (a short or wide page is full to its
 // edges), so each one grows a blank footer band below what it shows and its number goes there.
-import {
-  degrees,
-  PDFDict,
-  PDFDocument,
-  PDFHexString,
-  PDFName,
-  PDFNull,
-  PDFNumber,
-  PDFRef,
-  rgb,
-  StandardFonts,
-  type PDFFont,
-  type PDFPage,
-} from 'pdf-lib';
-
-/** A converted document (a PDF) to append after the answers, under its own bookmark. */
-export interface PdfDocumentInput {
-  title: string;
-  bytes: Uint8Array;
-}
+import { degrees, PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+import type { PdfDocumentInput } from '../view-model';
+import { appendOutline, type OutlineNode } from './outline';
 
 const PAGE_NUMBER_SIZE = 8;
 /** Baseline of the page number above the bottom edge, inside the pages' 54 pt bottom margin. */
@@ -40,58 +23,18 @@ export async function assembleApplicationPdf(
   const pdf = await PDFDocument.load(answers, { updateMetadata: false });
   const answerPages = pdf.getPageCount();
 
-  const bookmarks: { title: string; page: PDFRef }[] = [];
+  const bookmarks: OutlineNode[] = [];
   for (const document of documents) {
     const source = await PDFDocument.load(document.bytes, { updateMetadata: false });
     const pages = await pdf.copyPages(source, source.getPageIndices());
     if (pages.length === 0) continue;
     for (const page of pages) pdf.addPage(page);
-    bookmarks.push({ title: document.title, page: pages[0]!.ref });
+    bookmarks.push({ title: document.title, dest: { page: pages[0]!.ref } });
   }
-  appendOutlineEntries(pdf, bookmarks);
+  // After react-pdf's own bookmarks (one per page, its sections beneath).
+  appendOutline(pdf, bookmarks);
   await stampPageNumbers(pdf, answerPages);
   return pdf.save({ useObjectStreams: false, addDefaultPage: false });
-}
-
-/**
- * Adds top-level entries after react-pdf's own outline (one per page, sections nested under
- * them). pdf-lib has no outline API, so this edits the /Outlines dictionary directly
- * (PDF 32000-1 §12.3.3): items are a doubly linked list under their parent, and the parent's
- * /Count is the number of visible descendants.
- */
-function appendOutlineEntries(
-  pdf: PDFDocument,
-  entries: readonly { title: string; page: PDFRef }[],
-) {
-  if (entries.length === 0) return;
-  const { context, catalog } = pdf;
-  let outlinesRef = catalog.get(PDFName.of('Outlines'));
-  if (!(outlinesRef instanceof PDFRef)) {
-    outlinesRef = context.register(context.obj({ Type: 'Outlines', Count: 0 }));
-    catalog.set(PDFName.of('Outlines'), outlinesRef);
-  }
-  const outlines = context.lookup(outlinesRef, PDFDict);
-  let lastRef = outlines.get(PDFName.of('Last'));
-  for (const entry of entries) {
-    const itemRef = context.nextRef();
-    const item = context.obj({
-      Title: PDFHexString.fromText(entry.title),
-      Parent: outlinesRef,
-      Dest: [entry.page, 'XYZ', PDFNull, PDFNull, PDFNull],
-    });
-    if (lastRef instanceof PDFRef) {
-      item.set(PDFName.of('Prev'), lastRef);
-      context.lookup(lastRef, PDFDict).set(PDFName.of('Next'), itemRef);
-    } else {
-      outlines.set(PDFName.of('First'), itemRef);
-    }
-    context.assign(itemRef, item);
-    lastRef = itemRef;
-  }
-  outlines.set(PDFName.of('Last'), lastRef!);
-  const count = outlines.get(PDFName.of('Count'));
-  const visible = count instanceof PDFNumber ? Math.abs(count.asNumber()) : 0;
-  outlines.set(PDFName.of('Count'), PDFNumber.of(visible + entries.length));
 }
 
 async function stampPageNumbers(pdf: PDFDocument, answerPages: number) {

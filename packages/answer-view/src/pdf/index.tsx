@@ -2,12 +2,12 @@
 // `@admissions/answer-view/pdf`: the whole application PDF — cover, the answers, every converted
 // document appended — from the view model. Node only (fonts are read from Debian's font packages).
 import { pdf } from '@react-pdf/renderer';
-import type { AnswerView, ApplicationCover } from '../view-model';
+import type { AnswerView, ApplicationCover, PdfDocumentInput } from '../view-model';
 import { ApplicationDocument } from './application-document';
 import { loadPdfFonts, type PdfFontPaths } from './fonts';
-import { assembleApplicationPdf, type PdfDocumentInput } from './assemble';
+import { assembleApplicationPdf } from './assemble';
 
-export type { PdfDocumentInput } from './assemble';
+export type { PdfDocumentInput } from '../view-model';
 export { assertPdfFontFiles, type PdfFontPaths } from './fonts';
 
 /** Lays out the cover and the answer pages with react-pdf (bookmarks per page and section). */

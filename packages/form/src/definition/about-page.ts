@@ -92,9 +92,9 @@ const personal: Section = {
   id: 'personal',
   title: 'Personal Information',
   questions: [
-    text('first_name', 'First/Given Name', { required: required() }),
-    text('middle_name', 'Middle Name'),
-    text('last_name', 'Last/Family Name', { required: required() }),
+    text('first_name', 'First/Given Name', { required: required(), applicantName: 'first' }),
+    text('middle_name', 'Middle Name', { applicantName: 'middle' }),
+    text('last_name', 'Last/Family Name', { required: required(), applicantName: 'last' }),
     text('preferred_name', 'Preferred Name'),
     phone('phone_home', 'Home Phone', {
       format: { kind: 'phone', message: MESSAGES.phoneHomeInvalid },
@@ -193,7 +193,7 @@ const citizenship: Section = {
     text('alien_registration_number', 'Alien Registration Number (A-Number)', {
       showWhen: isType(CITIZENSHIP.permanentResident),
       maxLength: 12,
-      sensitive: true,
+      sensitive: 'identifier',
     }),
     text('resident_number', 'Permanent Resident Card Number', {
       showWhen: isType(CITIZENSHIP.permanentResident),
@@ -211,7 +211,7 @@ const citizenship: Section = {
       showWhen: isType(CITIZENSHIP.usCitizen, CITIZENSHIP.permanentResident),
       required: required(undefined, MESSAGES.ssnInvalid),
       format: { kind: 'ssn', message: MESSAGES.ssnInvalid },
-      sensitive: true,
+      sensitive: 'identifier',
       help: 'We use your Social Security number only to match your financial aid records.',
     }),
     text('birth_city', 'What is your city of birth?', {

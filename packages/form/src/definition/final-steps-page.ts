@@ -16,17 +16,17 @@ export const FINAL_STEPS_PAGE: Page = {
       title: 'Disciplinary History',
       help: 'A "yes" answer does not automatically prevent your admission.',
       questions: [
-        yesNo('conviction', CONVICTION, { required: required() }),
+        yesNo('conviction', CONVICTION, { required: required(), neverPrefilled: true }),
         textarea(
           'conviction_comment',
           'If you answered "yes" to question 1, please describe the circumstances, including dates and outcomes.',
-          { showWhen: when.equals('conviction', 'Y'), required: required(), sensitive: true },
+          { showWhen: when.equals('conviction', 'Y'), required: required(), sensitive: 'private' },
         ),
-        yesNo('suspended', SUSPENDED, { required: required() }),
+        yesNo('suspended', SUSPENDED, { required: required(), neverPrefilled: true }),
         textarea(
           'suspended_comment',
           'If you answered "yes" to question 2, please describe the circumstances, including dates and outcomes.',
-          { showWhen: when.equals('suspended', 'Y'), required: required(), sensitive: true },
+          { showWhen: when.equals('suspended', 'Y'), required: required(), sensitive: 'private' },
         ),
       ],
     },

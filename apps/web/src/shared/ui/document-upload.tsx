@@ -5,6 +5,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Button, Group, Input, Loader, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ConversionStatus } from '@admissions/api-contract';
+import { formatDocumentSize } from '@admissions/answer-view';
 import {
   ALLOWED_FILE_EXTENSIONS,
   MAX_FILE_NAME_LENGTH,
@@ -42,12 +43,6 @@ const PENDING: readonly ConversionStatus[] = ['UNPROCESSED', 'IN_PROGRESS'];
 
 export function isConversionPending(status: ConversionStatus | undefined): boolean {
   return status !== undefined && PENDING.includes(status);
-}
-
-export function formatFileSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 export interface DocumentUploadProps {
@@ -205,7 +200,7 @@ function LoggedInUpload({
       ) : present ? (
         <Group gap="sm" data-testid="upload-present">
           <Text>
-            {document.file_name} ({formatFileSize(document.file_size)})
+            {document.file_name} ({formatDocumentSize(document.file_size)})
           </Text>
           <Button variant="outline" color="red" size="xs" onClick={() => setConfirming(true)}>
             Delete

@@ -3,7 +3,7 @@ import {
   APPLICATION_DEFINITION,
   findQuestionEntry,
   REPEAT_GROUPS,
-  SENSITIVE_ANSWER_KEYS,
+  PREFILL_REFUSED_ANSWER_KEYS,
   TAB_GROUPS,
   checkAnswerPatch,
   clearHiddenAnswers,
@@ -13,7 +13,12 @@ import {
   type AnswerPatchProblem,
   type PartnerConfig,
 } from '@admissions/form';
-import { MESSAGES, formatSubmitWhileConverting, type WebStatus } from '@admissions/api-contract';
+import {
+  MESSAGES,
+  WEB_STATUSES,
+  formatSubmitWhileConverting,
+  type WebStatus,
+} from '@admissions/api-contract';
 import type { Db } from '../../platform/db/connect';
 import { applications, documentConversions, temporaryAnswers } from '../../platform/db/schema';
 import { AppError } from '../../platform/lib/app-error';
@@ -29,9 +34,6 @@ import {
   splitSensitive,
   updateUnsubmitted,
 } from './application-store';
-
-// Entries accumulate in this order; their count is the status (docs/behaviour.md).
-const STATUS_ORDER: readonly WebStatus[] = ['started', 'validating', 'submitted'];
 
 export interface ApplicationDeps {
   db: Db;
@@ -115,10 +117,11 @@ export function createApplicationService(deps: ApplicationDeps) {
         throw new AppError(409, 'ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
       }
       if (status === 'submitted') throw new AppError(409, 'SUBMIT_REQUIRED', MESSAGES.submitFirst);
-      const rank = STATUS_ORDER.indexOf(status) + 1;
+      // Entries accumulate in WEB_STATUSES order; their count is the status (docs/behaviour.md).
+      const rank = WEB_STATUSES.indexOf(status) + 1;
       await db
         .update(applications)
-        .set({ webStatus: STATUS_ORDER.slice(0, rank) as string[] })
+        .set({ webStatus: WEB_STATUSES.slice(0, rank) as string[] })
         .where(
           sql`${applications.userId} = ${userId} AND ${applications.submittedAt} IS NULL
               AND cardinality(${applications.webStatus}) < ${rank}`,
@@ -233,7 +236,7 @@ export function createApplicationService(deps: ApplicationDeps) {
             answer: plain,
             sensitive: sealed,
             submittedAt: now,
-            webStatus: [...STATUS_ORDER],
+            webStatus: [...WEB_STATUSES],
             validations: {},
             version: sql`${applications.version} + 1`,
             updatedAt: now,
@@ -244,7 +247,7 @@ export function createApplicationService(deps: ApplicationDeps) {
       if (submittedNow) await sendMail(renderSubmissionConfirmation(email, partner));
     },
 
-    /** A prefilled answer set for an anonymous visitor; never the sensitive answers. */
+    /** A prefilled answer set for an anonymous visitor; never what a prefill link may not carry. */
     async readTemporaryAnswers(token: string): Promise<Record<string, string>> {
       const [row] = await db
         .select()
@@ -256,7 +259,7 @@ export function createApplicationService(deps: ApplicationDeps) {
         .limit(1);
       if (!row) throw new AppError(404, 'TOKEN_INVALID', MESSAGES.temporaryAnswersGone);
       const answer = { ...row.answer };
-      for (const key of SENSITIVE_ANSWER_KEYS) delete answer[key];
+      for (const key of PREFILL_REFUSED_ANSWER_KEYS) delete answer[key];
       return answer;
     },
   };

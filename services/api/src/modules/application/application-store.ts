@@ -1,15 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
 import { MESSAGES } from '@admissions/api-contract';
+import { IDENTIFIER_ANSWER_KEYS } from '@admissions/form';
 import type { Db } from '../../platform/db/connect';
 import { applications } from '../../platform/db/schema';
 import { AppError } from '../../platform/lib/app-error';
 import { seal, unseal } from '../../platform/lib/crypto';
 
 /** Answers encrypted at rest (docs/design-decisions.md, 7); everything else is plain JSONB. */
-export const ENCRYPTED_ANSWER_KEYS: ReadonlySet<string> = new Set([
-  'ssn',
-  'alien_registration_number',
-]);
+const ENCRYPTED_ANSWER_KEYS: ReadonlySet<string> = new Set(IDENTIFIER_ANSWER_KEYS);
 
 export type ApplicationRow = typeof applications.$inferSelect;
 

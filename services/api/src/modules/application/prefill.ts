@@ -2,22 +2,17 @@
 // GET /public/tmp serves the answers. The token is random (256 bits) and stored only as its
 // SHA-256, like every other link token; SSN, alien registration number and the disciplinary
 // answers are refused (docs/design-decisions.md, 9), file questions too (a document cannot be prefilled).
-import { SENSITIVE_ANSWER_KEYS, checkAnswerPatch, type PartnerConfig } from '@admissions/form';
+import {
+  PREFILL_REFUSED_ANSWER_KEYS,
+  checkAnswerPatch,
+  type PartnerConfig,
+} from '@admissions/form';
 import type { Db } from '../../platform/db/connect';
 import { temporaryAnswers } from '../../platform/db/schema';
 import { generateToken, hashToken } from '../../platform/lib/crypto';
 
 export const PREFILL_DEFAULT_TTL_MS = 7 * 86_400_000;
 export const PREFILL_MAX_TTL_MS = 90 * 86_400_000;
-
-/** Never in a link: identifiers and the disciplinary questions with their details. */
-export const PREFILL_REFUSED_KEYS: readonly string[] = [
-  ...SENSITIVE_ANSWER_KEYS,
-  'conviction',
-  'conviction_desc',
-  'suspended',
-  'suspended_desc',
-];
 
 /** Every problem of a prefill file, as sentences naming the keys; empty when it may be stored. */
 export function checkPrefillAnswers(raw: unknown, partner: PartnerConfig): string[] {
@@ -26,7 +21,7 @@ export function checkPrefillAnswers(raw: unknown, partner: PartnerConfig): strin
   }
   const answers = raw as Record<string, unknown>;
   const problems: string[] = [];
-  const refused = Object.keys(answers).filter((k) => PREFILL_REFUSED_KEYS.includes(k));
+  const refused = Object.keys(answers).filter((k) => PREFILL_REFUSED_ANSWER_KEYS.includes(k));
   if (refused.length > 0) {
     problems.push(
       `Prefill links never carry SSN, alien registration number or disciplinary answers; remove: ${refused.join(', ')}.`,
@@ -37,7 +32,7 @@ export function checkPrefillAnswers(raw: unknown, partner: PartnerConfig): strin
     problems.push(`Documents cannot be prefilled; remove: ${files.join(', ')}.`);
   }
   for (const problem of checkAnswerPatch(answers, partner)) {
-    if (PREFILL_REFUSED_KEYS.includes(problem.key)) continue;
+    if (PREFILL_REFUSED_ANSWER_KEYS.includes(problem.key)) continue;
     switch (problem.problem) {
       case 'unknown':
         problems.push(`"${problem.key}" is not a question of this application.`);

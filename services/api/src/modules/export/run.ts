@@ -4,10 +4,11 @@
 import { createHash } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { applicationPdfFileName } from '@admissions/answer-view/file-name';
 import type { Db } from '../../platform/db/connect';
+import { isProcessAlive } from '../../platform/lib/process-alive';
 import { buildCombinedPdf } from './combined';
 import { formatIndexCsv, formatIndexJson, type IndexMeta, type IndexRow } from './index-writers';
-import { exportFileName } from './naming';
 import type { ExportOptions } from './options';
 import type { Progress } from './progress';
 import { RenderCancelledError, type ApplicationRenderer } from './render';
@@ -68,15 +69,6 @@ async function hashOf(file: string): Promise<string | null> {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** One export at a time per folder: two would overwrite each other's state. */
 async function lockFolder(dir: string): Promise<() => Promise<void>> {
   const file = path.join(dir, LOCK_FILE);
@@ -89,7 +81,7 @@ async function lockFolder(dir: string): Promise<() => Promise<void>> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const pid = Number((await readFile(file, 'utf8').catch(() => '')).trim());
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isProcessAlive(pid)) {
         throw new ExportFatalError(`another export (process ${pid}) is writing to ${dir}`);
       }
       await rm(file, { force: true }); // left by a run that crashed
@@ -189,7 +181,7 @@ async function runLocked(
   await removeTemporaryFiles(pdfDir);
   const targetOf = (app: SelectedApplication) =>
     path
-      .relative(out, path.join(pdfDir, exportFileName(app.lastName, app.firstName, app.id)))
+      .relative(out, path.join(pdfDir, applicationPdfFileName(app.nameAnswers, app.id)))
       .split(path.sep)
       .join('/');
 

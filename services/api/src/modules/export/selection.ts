@@ -1,6 +1,7 @@
 // Which applications an export covers: by status, by submission date, or by a list of ids and
 // e-mail addresses. Only the columns the index needs are read here; the renderer reads the rest.
 import { and, asc, gte, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { APPLICANT_NAME_KEYS } from '@admissions/form';
 import { formatApplicantName } from '@admissions/answer-view';
 import type { Db } from '../../platform/db/connect';
 import { applications, users } from '../../platform/db/schema';
@@ -9,8 +10,8 @@ import type { ExportStatusFilter } from './options';
 export interface SelectedApplication {
   id: string;
   email: string;
-  firstName: string;
-  lastName: string;
+  /** The name answers only (first, middle, last), keyed as the definition keys them. */
+  nameAnswers: Record<string, string>;
   /** First, middle and last name as the applicant wrote them. */
   name: string;
   submittedAt: Date | null;
@@ -46,12 +47,14 @@ export function parseIdList(text: string): string[] {
   return [...seen];
 }
 
+const nameOf = (key: string) => sql<string | null>`${applications.answer}->>${key}`;
+
 const columns = {
   id: users.id,
   email: users.email,
-  firstName: sql<string | null>`${applications.answer}->>'first_name'`,
-  middleName: sql<string | null>`${applications.answer}->>'middle_name'`,
-  lastName: sql<string | null>`${applications.answer}->>'last_name'`,
+  firstName: nameOf(APPLICANT_NAME_KEYS.first),
+  middleName: nameOf(APPLICANT_NAME_KEYS.middle),
+  lastName: nameOf(APPLICANT_NAME_KEYS.last),
   submittedAt: applications.submittedAt,
   version: applications.version,
 };
@@ -67,18 +70,16 @@ type Row = {
 };
 
 function toSelected(row: Row): SelectedApplication {
-  const firstName = row.firstName ?? '';
-  const lastName = row.lastName ?? '';
+  const nameAnswers = {
+    [APPLICANT_NAME_KEYS.first]: row.firstName ?? '',
+    [APPLICANT_NAME_KEYS.middle]: row.middleName ?? '',
+    [APPLICANT_NAME_KEYS.last]: row.lastName ?? '',
+  };
   return {
     id: row.id,
     email: row.email,
-    firstName,
-    lastName,
-    name: formatApplicantName({
-      first_name: firstName,
-      middle_name: row.middleName ?? '',
-      last_name: lastName,
-    }),
+    nameAnswers,
+    name: formatApplicantName(nameAnswers),
     submittedAt: row.submittedAt,
     version: row.version,
     status: row.submittedAt ? 'submitted' : 'started',

@@ -6,6 +6,7 @@ import {
   formatApplicantName,
   type AnswerView,
   type ApplicationCover,
+  type PdfDocumentInput,
 } from '@admissions/answer-view';
 import type { Db } from '../../platform/db/connect';
 import type { Clock } from '../../platform/lib/clock';
@@ -13,10 +14,7 @@ import type { StorageDriver } from '../../platform/storage/storage-driver';
 import { readApplicationSnapshot, type ApplicationSnapshot } from './read-application';
 import type { PdfAudience } from './pdf-store';
 
-export interface PdfDocumentInput {
-  title: string;
-  bytes: Uint8Array;
-}
+export type { PdfDocumentInput } from '@admissions/answer-view';
 
 /** `renderApplicationPdf` of `@admissions/answer-view/pdf`, or a stand-in in tests. */
 export type PdfRenderer = (

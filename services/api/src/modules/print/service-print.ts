@@ -1,12 +1,15 @@
 import type { ServicePrintResponse } from '@admissions/api-contract';
-import { APPLICATION_DEFINITION, clearHiddenAnswers } from '@admissions/form';
+import {
+  APPLICATION_DEFINITION,
+  IDENTIFIER_ANSWER_KEYS,
+  clearHiddenAnswers,
+} from '@admissions/form';
 import { formatApplicantName, maskIdentifier, resolveChosenTabs } from '@admissions/answer-view';
-import { ENCRYPTED_ANSWER_KEYS } from '../application';
 import type { ApplicationSnapshot } from './read-application';
 
 /**
  * GET /service/tmp-pdf's body. Only what the print view can show leaves: answers hidden by other
- * answers are dropped (as the view drops them), and the sealed answers are masked ("***-**-6789",
+ * answers are dropped (as the view drops them), and the identifiers are masked ("***-**-6789",
  * as the print view and the PDF show them), so staff see that an SSN was given, not its value.
  */
 export function buildServicePrint(snapshot: ApplicationSnapshot): ServicePrintResponse {
@@ -15,7 +18,7 @@ export function buildServicePrint(snapshot: ApplicationSnapshot): ServicePrintRe
   const answer: Record<string, string> = {};
   for (const [key, value] of Object.entries(visible)) {
     if (value === '') continue;
-    answer[key] = ENCRYPTED_ANSWER_KEYS.has(key) ? maskIdentifier(value) : value;
+    answer[key] = IDENTIFIER_ANSWER_KEYS.includes(key) ? maskIdentifier(value) : value;
   }
   return {
     answer,

@@ -1,6 +1,7 @@
 import pino from 'pino';
 import type { DestinationStream, Logger } from 'pino';
 import type { FastifyRequest } from 'fastify';
+import { SENSITIVE_ANSWER_KEYS } from '@admissions/form';
 
 // Query parameters whose values may appear in logs; every other value (tokens, ids, e-mails,
 // codes) is replaced, because reset links and service tokens travel in query strings.
@@ -55,7 +56,8 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
           '*.password',
           '*.confirm_password',
           '*.code',
-          '*.ssn',
+          // Whatever the definition marks sensitive: SSN, A-Number, the disciplinary comments.
+          ...SENSITIVE_ANSWER_KEYS.map((key) => `*.${key}`),
         ],
         censor: '[REDACTED]',
       },

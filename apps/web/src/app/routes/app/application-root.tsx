@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import type { ProfileResponse } from '@admissions/api-contract';
+import { WEB_STATUSES, type ProfileResponse } from '@admissions/api-contract';
 import { PATHS } from '../../../config/paths';
 import { AccountPopover } from '../../../features/account/components/account-popover';
 import { useAddAnother } from '../../../features/application/api/add-another';
@@ -82,7 +82,7 @@ function ApplicationShell({ initial }: { initial: ApplicationInitialState }) {
       old
         ? {
             ...old,
-            web_status: ['started', 'validating', 'submitted'].map((web_status) => ({
+            web_status: WEB_STATUSES.map((web_status) => ({
               web_status,
             })),
           }

@@ -1,6 +1,4 @@
-import type { ProfileResponse } from '@admissions/api-contract';
-
-export type WebStatus = 'started' | 'validating' | 'submitted';
+import { WEB_STATUSES, type ProfileResponse, type WebStatus } from '@admissions/api-contract';
 
 /** docs/data-model.md client snapshot. */
 export interface ClientSnapshot {
@@ -13,13 +11,14 @@ export interface ClientSnapshot {
   has_changed_page: boolean;
 }
 
-const STATUS_BY_COUNT: readonly (WebStatus | null)[] = [null, 'started', 'validating', 'submitted'];
-const RECOGNISED = new Set<string>(['started', 'validating', 'submitted']);
+// The statuses in their order: n distinct recognised entries mean WEB_STATUSES[n - 1].
+const STATUS_BY_COUNT: readonly (WebStatus | null)[] = [null, ...WEB_STATUSES];
+const RECOGNISED: ReadonlySet<string> = new Set(WEB_STATUSES);
 
 /** docs/behaviour.md: the count of distinct recognised entries gives the status (0 none … 3 submitted). */
 export function deriveWebStatus(entries: readonly { web_status: string }[]): WebStatus | null {
   const distinct = new Set(entries.map((e) => e.web_status).filter((s) => RECOGNISED.has(s)));
-  return STATUS_BY_COUNT[Math.min(distinct.size, 3)] ?? null;
+  return STATUS_BY_COUNT[Math.min(distinct.size, WEB_STATUSES.length)] ?? null;
 }
 
 export function buildClientSnapshot(

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { isProcessAlive } from '../../../../platform/lib/process-alive';
 import { convertInOneShotOffice } from './office-one-shot';
 import {
   OfficeCrashedError,
@@ -44,16 +45,6 @@ interface Slot {
 }
 
 const OWNER_FILE = 'owner.pid';
-
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, but someone else's.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * A pool's work directory (profiles, TMPDIRs, job files) is removed on close, but not when its
