@@ -1,7 +1,7 @@
 // Checks docker/compose.yaml without a Docker engine: interpolates it as `docker compose` would
 // (with docker/.env.example's values), validates it against the Compose Specification's JSON
 // schema, and checks what this project relies on (health checks, replicas, every variable of
-// services/api/src/config.ts named). Run by scripts/check-docker.sh.
+// services/api/src/platform/config.ts named). Run by scripts/check-docker.sh.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -106,14 +106,14 @@ const redisProfiles = services.redis?.profiles as string[] | undefined;
 if (!redisProfiles?.includes('redis')) problems.push('compose.yaml: redis belongs in a profile');
 
 // Every variable the application reads is set in compose.yaml or named in its comments.
-const configText = readFileSync(path.join(root, 'services/api/src/config.ts'), 'utf8');
+const configText = readFileSync(path.join(root, 'services/api/src/platform/config.ts'), 'utf8');
 const variables = new Set(
   [...configText.matchAll(/read(?:Int|Bool|Url)?\('([A-Z][A-Z0-9_]+)'/g)].map((m) => m[1]!),
 );
 variables.delete('INIT_CWD'); // set by npm, not by a deployment
 for (const name of variables) {
   if (!new RegExp(`\\b${name}\\b`).test(composeText)) {
-    problems.push(`compose.yaml neither sets nor mentions ${name} (services/api/src/config.ts)`);
+    problems.push(`compose.yaml neither sets nor mentions ${name} (services/api/src/platform/config.ts)`);
   }
   if (!readFileSync(path.join(root, 'docker/README.md'), 'utf8').includes(name)) {
     problems.push(`docker/README.md does not document ${name}`);

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -133,10 +133,19 @@ export async function startServer(
     ...env,
   });
 
+  // The compiled service, as `npm start` runs it (tsx only loads the exit-with-parent hook).
   // Its own process group, so stop() also reaches anything the server starts (workers, soffice).
+  ensureCompiledService();
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', '--import', EXIT_WITH_PARENT, 'services/api/src/boot/server.ts'],
+    [
+      '--enable-source-maps',
+      '--import',
+      'tsx',
+      '--import',
+      EXIT_WITH_PARENT,
+      'services/api/dist/server.js',
+    ],
     { cwd: REPO_ROOT, env: childEnv, stdio: ['pipe', 'pipe', 'pipe'], detached: true },
   );
   const pid = child.pid;
@@ -235,13 +244,26 @@ export async function startServer(
   );
 }
 
+let compiledChecked = false;
+/** services/api/dist as the sources are now (built when stale; `npm test` builds it first). */
+function ensureCompiledService(): void {
+  if (compiledChecked) return;
+  const result = spawnSync(process.execPath, ['scripts/build-if-stale.mjs', 'api'], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  if (result.status !== 0) throw new Error(`building the service failed: ${String(result.stderr)}`);
+  compiledChecked = true;
+}
+
 /**
- * The service's CLI as `npm run cli` starts it (services/api's `cli` script: node with tsx, from
- * that workspace), without npm's own start-up cost.
+ * The service's CLI as `npm run cli` starts it (services/api's compiled `dist/cli.js`, from that
+ * workspace), without npm's own start-up cost.
  */
 export function runCliWith(env: NodeJS.ProcessEnv, args: readonly string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/boot/cli.ts', ...args], {
+    ensureCompiledService();
+    const child = spawn(process.execPath, ['--enable-source-maps', 'dist/cli.js', ...args], {
       cwd: path.join(REPO_ROOT, 'services/api'),
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

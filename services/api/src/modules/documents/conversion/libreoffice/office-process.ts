@@ -7,11 +7,13 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { ConverterUnavailableError } from '../conversion-errors';
+import { locateEntry } from '../../../../platform/service-root';
 
 export const SOFFICE_BIN = '/usr/lib/libreoffice/program/soffice.bin';
 /** Debian's interpreter: the one that has python3-uno (a pyenv python3 on PATH does not). */
 export const PYTHON_BIN = '/usr/bin/python3';
-const BRIDGE_SCRIPT = path.join(import.meta.dirname, 'uno-bridge.py');
+// Beside this file in src/, copied into dist/ by the build.
+const BRIDGE_SCRIPT = locateEntry('src/modules/documents/conversion/libreoffice/uno-bridge.py');
 
 // A fresh profile that never updates links or fields on load, never runs macros and refuses
 // linked content from untrusted places (the CVE-2020-27603 pattern). The load properties in the
