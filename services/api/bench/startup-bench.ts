@@ -1,0 +1,116 @@
+// The compiled service against the same service under tsx: how long from `node …` until the server
+// answers GET /health with 200 (and until the worker, with the embedded default, is ready). Both
+// start on the same migrated DATA_DIR (one first start is not measured), alternately, so machine
+// load falls on both alike. Target (issue #16): the compiled server starts at least 2× faster.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { formatMs, percentile, reportBench } from '../../../bench/report';
+
+const ROUNDS = Number(process.env.STARTUP_BENCH_ROUNDS ?? 5);
+const TARGET_RATIO = 2;
+const serviceRoot = path.resolve(import.meta.dirname, '..');
+
+const COMMANDS = {
+  compiled: ['--enable-source-maps', 'dist/server.js'],
+  tsx: ['--import', 'tsx', 'src/boot/server.ts'],
+} as const;
+type Variant = keyof typeof COMMANDS;
+
+function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function measureStart(variant: Variant, dataDir: string): Promise<number> {
+  const port = await findFreePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, COMMANDS[variant], {
+    cwd: serviceRoot,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`${variant} server exited ${child.exitCode}`);
+      const ok = await fetch(`http://127.0.0.1:${port}/health`)
+        .then((response) => response.ok)
+        .catch(() => false);
+      if (ok) return performance.now() - started;
+      if (performance.now() - started > 120_000) throw new Error(`${variant} did not start`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+async function main(): Promise<void> {
+  const build = spawnSync(process.execPath, ['../../scripts/build-if-stale.mjs', 'api'], {
+    cwd: serviceRoot,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) throw new Error('building the service failed');
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'startup-bench-'));
+  try {
+    // Creates and migrates the embedded database once; every measured start finds it ready.
+    await measureStart('compiled', dataDir);
+    const samples: Record<Variant, number[]> = { compiled: [], tsx: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const variant of round % 2 === 0
+        ? (['tsx', 'compiled'] as const)
+        : (['compiled', 'tsx'] as const)) {
+        samples[variant].push(await measureStart(variant, dataDir));
+      }
+    }
+    const median = (values: number[]) => percentile(values, 50);
+    const ratio = median(samples.tsx) / median(samples.compiled);
+    reportBench({
+      id: 'startup',
+      title: 'Server start-up, compiled against tsx (`services/api`, issue #16)',
+      command: 'npm run bench -w services/api -- startup',
+      description:
+        'Time from `node …` until GET /health answers 200, on the embedded default (PGlite) with ' +
+        `an already migrated DATA_DIR; ${ROUNDS} starts of each, alternating, medians. ` +
+        '`compiled` is `npm start` (node dist/server.js, built by esbuild); `tsx` is the same ' +
+        'server from its TypeScript sources (node --import tsx src/boot/server.ts). Target: the ' +
+        `compiled server starts at least ${TARGET_RATIO}× faster.`,
+      tables: [
+        {
+          columns: ['command', 'median', 'min', 'max'],
+          rows: (['compiled', 'tsx'] as const).map((variant) => [
+            variant,
+            formatMs(median(samples[variant])),
+            formatMs(Math.min(...samples[variant])),
+            formatMs(Math.max(...samples[variant])),
+          ]),
+        },
+        {
+          columns: ['tsx / compiled', `≥ ${TARGET_RATIO}×`],
+          rows: [[`${ratio.toFixed(2)}×`, ratio >= TARGET_RATIO ? 'yes' : 'no']],
+        },
+      ],
+    });
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
