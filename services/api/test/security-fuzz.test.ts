@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
 import { eq } from 'drizzle-orm';
 import { API_ROUTES } from '@admissions/api-contract';
-import { users } from '../src/platform/db/schema';
+import { users } from '../src/modules/auth';
 import { mintServiceToken } from '../src/modules/service/service-tokens';
 import {
   bodyArbitrary,

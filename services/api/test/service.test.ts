@@ -5,7 +5,8 @@ import { eq, sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { SERVICE_MESSAGES } from '@admissions/api-contract';
 import { maskIdentifier } from '@admissions/answer-view';
-import { serviceAudit, users } from '../src/platform/db/schema';
+import { serviceAudit } from '../src/modules/service';
+import { users } from '../src/modules/auth';
 import { mintServiceToken } from '../src/modules/service/service-tokens';
 import { pdfText } from './support/pdf-inspect';
 import {

@@ -8,7 +8,8 @@ import { eq, sql } from 'drizzle-orm';
 import { authenticator } from 'otplib';
 import type { LightMyRequestResponse } from 'fastify';
 import { STAFF_MESSAGES, type StaffListResponse } from '@admissions/api-contract';
-import { serviceAudit, users } from '../src/platform/db/schema';
+import { serviceAudit } from '../src/modules/service';
+import { users } from '../src/modules/auth';
 import { createStaffAccounts } from '../src/modules/staff/staff-accounts';
 import { createApiKey, revokeApiKey } from '../src/modules/staff/api-keys';
 import {

@@ -7,7 +7,7 @@ import { API_ROUTES, PRINT_VIEW_PATH } from '@admissions/api-contract';
 import type { Config } from '../../platform/config';
 import type { Database } from '../../platform/db/connect';
 import { describeEmptiness } from '../../platform/db/command-database';
-import { users } from '../../platform/db/schema';
+import { users } from '../../modules/auth';
 import { systemClock } from '../../platform/lib/clock';
 import { loadSecrets } from '../../platform/lib/crypto';
 import { loadPartner } from '../../platform/partner';

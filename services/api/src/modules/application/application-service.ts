@@ -15,7 +15,8 @@ import {
 } from '@admissions/form';
 import { MESSAGES, formatSubmitWhileConverting, type WebStatus } from '@admissions/api-contract';
 import type { Db } from '../../platform/db/connect';
-import { applications, documentConversions, temporaryAnswers } from '../../platform/db/schema';
+import { applications, temporaryAnswers } from './schema';
+import { documentConversions } from '../documents';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
 import { hashToken } from '../../platform/lib/crypto';

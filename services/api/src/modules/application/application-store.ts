@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { MESSAGES } from '@admissions/api-contract';
 import type { Db } from '../../platform/db/connect';
-import { applications } from '../../platform/db/schema';
+import { applications } from './schema';
 import { AppError } from '../../platform/lib/app-error';
 import { seal, unseal } from '../../platform/lib/crypto';
 

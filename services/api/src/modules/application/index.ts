@@ -8,3 +8,4 @@ export {
   checkPrefillAnswers,
   storePrefill,
 } from './prefill';
+export { applications, temporaryAnswers } from './schema';

@@ -4,7 +4,7 @@
 // answers are refused (docs/design-decisions.md, 9), file questions too (a document cannot be prefilled).
 import { SENSITIVE_ANSWER_KEYS, checkAnswerPatch, type PartnerConfig } from '@admissions/form';
 import type { Db } from '../../platform/db/connect';
-import { temporaryAnswers } from '../../platform/db/schema';
+import { temporaryAnswers } from './schema';
 import { generateToken, hashToken } from '../../platform/lib/crypto';
 
 export const PREFILL_DEFAULT_TTL_MS = 7 * 86_400_000;

@@ -8,15 +8,15 @@ import {
 } from '@admissions/form';
 import { AUTH_ERROR_CODES, MESSAGES } from '@admissions/api-contract';
 import type { Db } from '../../platform/db/connect';
+import { applications } from '../application';
 import {
-  applications,
   confirmationCodes,
   loginThrottle,
   passwordResets,
   signupCredentials,
   successfulLogins,
   users,
-} from '../../platform/db/schema';
+} from './schema';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
 import { generateToken, hashToken } from '../../platform/lib/crypto';

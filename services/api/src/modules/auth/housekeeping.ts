@@ -1,7 +1,8 @@
 import { and, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../platform/db/connect';
-import { addressThrottle, loginThrottle } from '../../platform/db/schema';
+import { addressThrottle } from '../mail';
+import { loginThrottle } from './schema';
 import { ADDRESS_THROTTLE_MEMORY_MS } from '../mail';
 import type { Clock } from '../../platform/lib/clock';
 import { QUEUES, type JobQueue } from '../../platform/queue/job-queue';

@@ -18,3 +18,12 @@ export { createRequireSession, currentUser, type RequireSession } from './requir
 export { type CookieSettings } from './session-cookies';
 export { registerSessionGate } from './session-gate';
 export { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from './sessions';
+export {
+  users,
+  confirmationCodes,
+  signupCredentials,
+  passwordResets,
+  loginThrottle,
+  sessions,
+  successfulLogins,
+} from './schema';

@@ -7,12 +7,8 @@ import type { ConversionStatus } from '@admissions/api-contract';
 import { UPLOAD_LIMITS } from './conversion/limits';
 import { UPLOAD_POLICY } from '../../platform/storage/storage-driver';
 import type { Db } from '../../platform/db/connect';
-import {
-  applications,
-  documentAnswers,
-  documentConversions,
-  documentUploads,
-} from '../../platform/db/schema';
+import { applications } from '../application';
+import { documentAnswers, documentConversions, documentUploads } from './schema';
 import { jsonb } from '../application';
 
 export type ConversionRow = typeof documentConversions.$inferSelect;

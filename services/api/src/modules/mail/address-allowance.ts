@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../platform/db/connect';
-import { addressThrottle } from '../../platform/db/schema';
+import { addressThrottle } from './schema';
 import { hmac } from '../../platform/lib/crypto';
 
 export interface Allowance {

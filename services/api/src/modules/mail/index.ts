@@ -14,3 +14,4 @@ export {
   renderSignupAgain,
   renderSubmissionConfirmation,
 } from './templates';
+export { addressThrottle } from './schema';

@@ -1,7 +1,8 @@
 // Persistence of generated application PDFs: one row per applicant and audience, for one version.
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/connect';
-import { applicationPdfs, applications } from '../../platform/db/schema';
+import { applicationPdfs } from './schema';
+import { applications } from '../application';
 
 export type PdfAudience = 'applicant' | 'service';
 export type ApplicationPdfRow = typeof applicationPdfs.$inferSelect;

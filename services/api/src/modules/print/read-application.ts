@@ -3,7 +3,7 @@
 // and documents, so a cached rendering is current exactly when its version is).
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db/connect';
-import { users } from '../../platform/db/schema';
+import { users } from '../auth';
 import { findApplication, readAnswers } from '../application';
 import { createDocumentStore, type DocumentAnswerRow } from '../documents';
 

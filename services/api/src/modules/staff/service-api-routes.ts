@@ -16,7 +16,7 @@ import {
 } from '@admissions/api-contract';
 import type { Config } from '../../platform/config';
 import type { Db } from '../../platform/db/connect';
-import { users } from '../../platform/db/schema';
+import { users } from '../auth';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
 import { publicRouteLimit } from '../../platform/http/security';

@@ -13,7 +13,7 @@ import {
   type StaffExportResponse,
 } from '@admissions/api-contract';
 import type { Database } from '../../platform/db/connect';
-import { staffExports } from '../../platform/db/schema';
+import { staffExports } from './schema';
 import type { JobQueue } from '../../platform/queue/job-queue';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';

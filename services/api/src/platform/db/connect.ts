@@ -6,9 +6,9 @@ import pg from 'pg';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { PGLITE_EXTENSIONS } from './pglite-extensions';
-import * as schema from './schema';
-
-export type Db = NodePgDatabase<typeof schema>;
+// No schema is registered: the relational `db.query` API is not used, so the platform needs no
+// module's tables (each module owns its own, modules/<feature>/schema.ts).
+export type Db = NodePgDatabase;
 
 export interface SqlResult {
   rows: Record<string, unknown>[];
@@ -54,7 +54,7 @@ async function createPglite(dataDir: string): Promise<PGlite> {
 export function wrapPglite(client: PGlite): Database {
   // PGlite runs one statement at a time; drizzle's NodePg and Pglite databases share the
   // PgDatabase query API, so the app sees one type.
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = drizzlePglite(client) as unknown as Db;
   return {
     driver: 'pglite',
     pglite: client,
@@ -87,7 +87,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
-  const db = drizzlePg(pool, { schema });
+  const db = drizzlePg(pool);
   return {
     driver: 'postgres',
     db,
