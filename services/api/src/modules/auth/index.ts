@@ -5,6 +5,7 @@ export {
   type AccountMailRequest,
   type AccountMailResolver,
 } from './account-mail';
+export { findAccountByEmail, findAccountById, type Account } from './accounts';
 export { authRoutes } from './auth-routes';
 export {
   FAILURE_MEMORY_MS,

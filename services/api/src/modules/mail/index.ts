@@ -2,6 +2,7 @@
 export {
   ADDRESS_THROTTLE_MEMORY_MS,
   allowanceKey,
+  deleteStaleAddressThrottles,
   takeAllowance,
   takeAllowanceSql,
   type Allowance,

@@ -30,6 +30,9 @@ export interface PdfFileName {
   unicode: string;
 }
 
+/** The answers a file name is made of: plain answers, never sealed ones (read without decrypting). */
+export const PDF_NAME_KEYS = ['last_name', 'first_name'] as const;
+
 export function pdfFileName(answers: Record<string, string>, applicationId: string): PdfFileName {
   const last = answers.last_name ?? '';
   const first = answers.first_name ?? '';

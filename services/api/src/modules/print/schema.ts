@@ -1,8 +1,14 @@
 // The print module's table: the cached application PDFs. Only this module writes it.
-import { index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { at } from '../../platform/db/columns';
 // Schema files import each other directly (not through the index): drizzle-kit loads them alone.
 import { users } from '../auth/schema';
+
+/** Keys only, never values: what an application PDF shows. */
+export interface PdfShownKeys {
+  answers: string[];
+  documents: string[];
+}
 
 /**
  * The generated application PDF, one row per applicant and audience ('applicant' for GET /api/pdf,
@@ -23,6 +29,11 @@ export const applicationPdfs = pgTable(
     /** The stored PDF of the latest completed generation (kept until a newer one replaces it). */
     storageKey: text('storage_key'),
     pdfSize: integer('pdf_size'),
+    /**
+     * What the stored PDF shows (answer keys of its rows and document keys, no values), for the
+     * audit of a cached copy's download; null on rows from before it was kept (read as a miss).
+     */
+    shown: jsonb('shown').$type<PdfShownKeys>(),
     message: text('message').notNull().default(''),
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),

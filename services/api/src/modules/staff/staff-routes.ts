@@ -5,7 +5,6 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { eq } from 'drizzle-orm';
 import {
   ErrorResponse,
   MESSAGES,
@@ -28,13 +27,13 @@ import {
 } from '@admissions/api-contract';
 import type { Config } from '../../platform/config';
 import type { Db } from '../../platform/db/connect';
-import { documentConversions } from '../documents';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
 import { publicRouteLimit } from '../../platform/http/security';
 import { readApplicationSnapshot } from '../print';
 import { buildServicePrint } from '../print';
 import type { ApplicationPdfService } from '../print';
+import { createDocumentStore } from '../documents';
 import { PdfAttachmentResponse, sendPdfAttachment } from '../print';
 import { recordServiceRead } from '../service';
 import type { StaffAccounts } from './staff-accounts';
@@ -252,10 +251,7 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
       const snapshot = await readApplicationSnapshot(db, options.encryptionKey, request.params.id);
       if (!snapshot) throw new AppError(404, 'NOT_FOUND', STAFF_MESSAGES.notFound);
       const print = buildServicePrint(snapshot);
-      const conversions = await db
-        .select()
-        .from(documentConversions)
-        .where(eq(documentConversions.userId, snapshot.userId));
+      const conversions = await createDocumentStore(db).listConversions(snapshot.userId);
       await recordServiceRead(db, {
         tokenId: `staff:${randomBytes(9).toString('base64url')}`,
         userId: snapshot.userId,
@@ -296,19 +292,18 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
     },
     handler: async (request, reply) => {
       const user = currentStaff(request);
-      const snapshot = await readApplicationSnapshot(db, options.encryptionKey, request.params.id);
-      if (!snapshot) throw new AppError(404, 'NOT_FOUND', STAFF_MESSAGES.notFound);
-      const rendered = await options.pdf.readServicePdf(snapshot.userId);
+      const rendered = await options.pdf.readServicePdf(request.params.id);
+      if (!rendered) throw new AppError(404, 'NOT_FOUND', STAFF_MESSAGES.notFound);
       await recordServiceRead(db, {
         tokenId: `staff:${randomBytes(9).toString('base64url')}`,
-        userId: snapshot.userId,
+        userId: request.params.id,
         action: 'pdf',
         shown: rendered.shown,
         ip: request.ip,
         at: clock.now(),
         staff: { id: user.staffId, email: user.email },
       });
-      return sendPdfAttachment(reply, rendered.bytes, snapshot.answers, snapshot.userId);
+      return sendPdfAttachment(reply, rendered.bytes, rendered.nameAnswers, request.params.id);
     },
   });
 
