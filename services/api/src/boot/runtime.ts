@@ -53,6 +53,8 @@ export interface RuntimeOptions {
   clock?: Clock;
   /** Tests hand in a PGlite loaded from a migrated snapshot. */
   pglite?: PGlite;
+  /** Sees every statement drizzle sends (tests count reads with it). */
+  logQuery?: (query: string) => void;
   /** The CLI itself opens the files and must not offer them to others. */
   shareEmbeddedDatabase?: boolean;
   /** Start LibreOffice at boot (the server does; tests leave it to the first conversion). */
@@ -82,6 +84,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     pglite: options.pglite,
+    ...(options.logQuery ? { logQuery: options.logQuery } : {}),
   });
   await migrateDatabase(database);
   await seedLookupSamples(database, logger);
