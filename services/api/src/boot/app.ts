@@ -231,7 +231,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db: database.db,
     clock,
     serviceTokenKey: deps.secrets.serviceTokenKey,
-    encryptionKey: deps.secrets.encryptionKey,
     pdf: pdfService,
   });
   await registerStaffArea(app, {

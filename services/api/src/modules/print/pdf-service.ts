@@ -16,7 +16,9 @@ import { createDownloadLink, verifyDownloadLink, type DownloadLinkQuery } from '
 import { PDF_NAME_KEYS } from './pdf-file-name';
 import type { PdfJob } from './pdf-jobs';
 import { createPdfStore } from './pdf-store';
+import { readApplicationSnapshot } from './read-application';
 import { renderApplication, type RenderDeps } from './render-application';
+import { buildServicePrint } from './service-print';
 import type { PdfShownKeys } from './schema';
 
 export interface ApplicationPdfDeps extends RenderDeps {
@@ -116,6 +118,15 @@ export function createApplicationPdfService(deps: ApplicationPdfDeps) {
       const bytes = await storage.read(row.storageKey, MAX_PDF_BYTES);
       if (!bytes) throw stale();
       return { bytes, nameAnswers: await readPlainAnswers(deps.db, sessionUserId, PDF_NAME_KEYS) };
+    },
+
+    /**
+     * GET /service/tmp-pdf (and the staff area's application page): the print view's finished
+     * view model, from one read of the application, with what it shows. null without an account.
+     */
+    async readServicePrint(userId: string) {
+      const snapshot = await readApplicationSnapshot(deps.db, deps.encryptionKey, userId);
+      return snapshot ? buildServicePrint(snapshot, deps.partner) : null;
     },
 
     /**

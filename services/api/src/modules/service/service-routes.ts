@@ -14,8 +14,6 @@ import type { Db } from '../../platform/db/connect';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
 import { publicRouteLimit } from '../../platform/http/security';
-import { readApplicationSnapshot } from '../print';
-import { buildServicePrint } from '../print';
 import type { ApplicationPdfService } from '../print';
 import { PdfAttachmentResponse, sendPdfAttachment } from '../print';
 import { recordServiceRead } from './service-audit';
@@ -26,8 +24,7 @@ export interface ServiceRouteOptions {
   db: Db;
   clock: Clock;
   serviceTokenKey: Buffer;
-  encryptionKey: Buffer;
-  pdf: Pick<ApplicationPdfService, 'readServicePdf'>;
+  pdf: Pick<ApplicationPdfService, 'readServicePdf' | 'readServicePrint'>;
 }
 
 const tokenErrors = { 401: ErrorResponse, 403: ErrorResponse, ...commonErrors };
@@ -75,21 +72,17 @@ export const serviceRoutes: FastifyPluginAsyncTypebox<ServiceRouteOptions> = asy
     },
     handler: async (request) => {
       const claims = authenticate(request, request.query.service_token);
-      const snapshot = await readApplicationSnapshot(db, options.encryptionKey, claims.sub);
-      if (!snapshot) throw accountGone();
-      const print = buildServicePrint(snapshot);
+      const read = await options.pdf.readServicePrint(claims.sub);
+      if (!read) throw accountGone();
       await recordServiceRead(db, {
         tokenId: claims.jti,
         userId: claims.sub,
         action: 'print-view',
-        shown: {
-          answers: Object.keys(print.answer).filter((k) => print.answer[k] !== ''),
-          documents: Object.keys(print.document_answer),
-        },
+        shown: read.shown,
         ip: request.ip,
         at: clock.now(),
       });
-      return print;
+      return read.print;
     },
   });
 

@@ -30,8 +30,6 @@ import type { Db } from '../../platform/db/connect';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
 import { publicRouteLimit } from '../../platform/http/security';
-import { readApplicationSnapshot } from '../print';
-import { buildServicePrint } from '../print';
 import type { ApplicationPdfService } from '../print';
 import { createDocumentStore } from '../documents';
 import { PdfAttachmentResponse, sendPdfAttachment } from '../print';
@@ -53,14 +51,13 @@ export interface StaffRouteOptions {
   config: Config;
   db: Db;
   clock: Clock;
-  encryptionKey: Buffer;
   accounts: StaffAccounts;
   cookies: StaffCookieSettings;
   /** null when STAFF_OIDC_ISSUER is not set. */
   oidc: StaffOidc | null;
   /** null without a job queue (an app built without one): the export routes answer 503. */
   exports: StaffExports | null;
-  pdf: Pick<ApplicationPdfService, 'readServicePdf'>;
+  pdf: Pick<ApplicationPdfService, 'readServicePdf' | 'readServicePrint'>;
 }
 
 const authErrors = { 401: ErrorResponse, 403: ErrorResponse, ...commonErrors };
@@ -248,24 +245,21 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
     },
     handler: async (request) => {
       const user = currentStaff(request);
-      const snapshot = await readApplicationSnapshot(db, options.encryptionKey, request.params.id);
-      if (!snapshot) throw new AppError(404, 'NOT_FOUND', STAFF_MESSAGES.notFound);
-      const print = buildServicePrint(snapshot);
-      const conversions = await createDocumentStore(db).listConversions(snapshot.userId);
+      const userId = request.params.id;
+      const read = await options.pdf.readServicePrint(userId);
+      if (!read) throw new AppError(404, 'NOT_FOUND', STAFF_MESSAGES.notFound);
+      const conversions = await createDocumentStore(db).listConversions(userId);
       await recordServiceRead(db, {
         tokenId: `staff:${randomBytes(9).toString('base64url')}`,
-        userId: snapshot.userId,
+        userId,
         action: 'print-view',
-        shown: {
-          answers: Object.keys(print.answer).filter((k) => print.answer[k] !== ''),
-          documents: Object.keys(print.document_answer),
-        },
+        shown: read.shown,
         ip: request.ip,
         at: clock.now(),
         staff: { id: user.staffId, email: user.email },
       });
       return {
-        print,
+        print: read.print,
         documents: conversions
           .map((c) => ({
             answer_key: c.answerKey,
@@ -274,7 +268,7 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
             message: c.message,
           }))
           .sort((a, b) => a.answer_key.localeCompare(b.answer_key)),
-        pdf_url: STAFF_ROUTES.applicationPdf.replace(':id', snapshot.userId),
+        pdf_url: STAFF_ROUTES.applicationPdf.replace(':id', userId),
       };
     },
   });
