@@ -2,6 +2,7 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './src/platform/db/schema.ts',
+  // One schema file per module: each table has one owner (ARCHITECTURE.md).
+  schema: './src/modules/*/schema.ts',
   out: './drizzle',
 });

@@ -2,6 +2,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServicePrintResponse } from '@admissions/api-contract';
+import { buildAnswerView } from '@admissions/answer-view';
+import { APPLICATION_DEFINITION, DEFAULT_PARTNER } from '@admissions/form';
 import {
   PRINT_ERROR_TITLE,
   PRINT_LOADING_LABEL,
@@ -16,20 +18,21 @@ import { setLoginMarker, stubFetch, type RecordedCall } from './support/fetch-st
 const SLOW = { timeout: 8000 };
 const TOKEN = 'staff.token-123';
 
+const ANSWERS = {
+  first_name: 'Ana',
+  last_name: 'Martínez',
+  citizenship_type: '1',
+  citizenship_type_desc: 'U.S. Citizen',
+  conviction: 'N',
+  conviction_desc: 'No',
+};
+
+// What the server sends: the finished view model (built, hidden and masked there).
 const PRINT: ServicePrintResponse = {
-  answer: {
-    first_name: 'Ana',
-    last_name: 'Martínez',
-    citizenship_type: '1',
-    citizenship_type_desc: 'U.S. Citizen',
-    conviction: 'N',
-    conviction_desc: 'No',
-    // Hidden (conviction is No): must not be shown.
-    conviction_comment: 'A hidden comment that must not show',
-  },
-  add_another: {},
-  document_answer: {},
-  tabs: {},
+  view: buildAnswerView(APPLICATION_DEFINITION, ANSWERS, {
+    partner: DEFAULT_PARTNER,
+    audience: 'service',
+  }),
   applicant: {
     name: 'Ana Martínez',
     application_id: 'APP-0001',
@@ -58,7 +61,6 @@ describe('the service print view', () => {
     expect(router.state.location.search).toBe('');
     expect(getSession().isServiceUser).toBe(true);
     expect(screen.getByText('U.S. Citizen')).toBeInTheDocument();
-    expect(screen.queryByText(/A hidden comment/)).not.toBeInTheDocument();
     // No header, footer, navigation, buttons, inputs or account popover (docs/product.md). The view's
     // own <header> sits inside <main>, where it is no banner (jsdom's roles ignore that rule).
     expect(screen.getByRole('main')).toBeInTheDocument();
@@ -72,6 +74,39 @@ describe('the service print view', () => {
     );
     // Nothing of the applicant's account is asked for.
     expect(calls.some((call) => call.url.startsWith('/api/'))).toBe(false);
+  });
+
+  it('lays out the view model as the server sent it, without rebuilding it', async () => {
+    const page = PRINT.view.pages[0]!;
+    const section = page.sections[0]!;
+    const sent: ServicePrintResponse = {
+      ...PRINT,
+      view: {
+        ...PRINT.view,
+        pages: [
+          {
+            ...page,
+            sections: [
+              {
+                ...section,
+                rows: [
+                  ...section.rows,
+                  // A row the browser could not have made from answers: a key the definition
+                  // does not know.
+                  { key: 'server_note', label: 'Server-made row', value: 'As sent', kind: 'short' },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    };
+    stubFetch({ 'GET /service/tmp-pdf': { body: sent } });
+    renderApp({ path: `/print?service_token=${TOKEN}` });
+    expect(await screen.findByText('Server-made row', undefined, SLOW)).toBeInTheDocument();
+    expect(screen.getByText('As sent')).toBeInTheDocument();
+    // Nothing the server left out comes back: one page sent, one page shown.
+    expect(document.querySelectorAll('[data-page-id]')).toHaveLength(1);
   });
 
   it('sends any path carrying a service token to the print view, even when logged in', async () => {

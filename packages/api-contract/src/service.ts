@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
+import type { AnswerView } from '@admissions/answer-view';
 import { CONVERSION_STATUSES } from './documents';
-import { DocumentAnswer } from './profile';
 
 /** A staff token minted by `npm run cli -- service-token`: signed, one applicant, read-only. */
 export const ServiceTokenQuery = Type.Object(
@@ -9,13 +9,73 @@ export const ServiceTokenQuery = Type.Object(
 );
 export type ServiceTokenQuery = Static<typeof ServiceTokenQuery>;
 
-/** docs/data-model.md "Service print response": what the print view renders. */
+const Text = Type.String();
+
+/** packages/answer-view's AnswerView, as JSON: the rows already formatted, hidden and masked. */
+export const AnswerViewSchema = Type.Unsafe<AnswerView>(
+  Type.Object(
+    {
+      pages: Type.Array(
+        Type.Object(
+          {
+            id: Text,
+            title: Text,
+            sections: Type.Array(
+              Type.Object(
+                {
+                  id: Text,
+                  title: Text,
+                  block: Type.Optional(
+                    Type.Object(
+                      { group: Text, index: Type.Integer() },
+                      { additionalProperties: false },
+                    ),
+                  ),
+                  tab: Type.Optional(Text),
+                  rows: Type.Array(
+                    Type.Object(
+                      {
+                        key: Text,
+                        label: Text,
+                        value: Text,
+                        kind: Type.Union(
+                          (['short', 'long', 'check', 'document'] as const).map((k) =>
+                            Type.Literal(k),
+                          ),
+                        ),
+                        tab: Type.Optional(
+                          Type.Object({ group: Text, tab: Text }, { additionalProperties: false }),
+                        ),
+                      },
+                      { additionalProperties: false },
+                    ),
+                  ),
+                },
+                { additionalProperties: false },
+              ),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+      documents: Type.Array(
+        Type.Object(
+          { key: Text, label: Text, fileName: Text, fileSize: Type.Integer() },
+          { additionalProperties: false },
+        ),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+/**
+ * docs/data-model.md "Service print response": the finished view model the print view renders
+ * (built, hidden and masked once, on the server, as for the PDF) and who the application is.
+ */
 export const ServicePrintResponse = Type.Object(
   {
-    answer: Type.Record(Type.String(), Type.String()),
-    add_another: Type.Record(Type.String(), Type.Integer()),
-    document_answer: Type.Record(Type.String(), DocumentAnswer),
-    tabs: Type.Record(Type.String(), Type.String()),
+    view: AnswerViewSchema,
     /** Who the application belongs to, for the print view's heading (the PDF's cover). */
     applicant: Type.Object(
       {

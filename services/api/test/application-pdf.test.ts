@@ -6,7 +6,10 @@ import { eq } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { SERVICE_MESSAGES, type ApplicationPdfResponse } from '@admissions/api-contract';
 import { DEFAULT_PARTNER } from '@admissions/form';
-import { applicationPdfs, applications, serviceAudit, users } from '../src/platform/db/schema';
+import { applicationPdfs } from '../src/modules/print';
+import { applications } from '../src/modules/application';
+import { serviceAudit } from '../src/modules/service';
+import { users } from '../src/modules/auth';
 import { mintServiceToken } from '../src/modules/service/service-tokens';
 import { pdfText } from './support/pdf-inspect';
 import { buildPdf } from './support/document-fixtures';
@@ -307,6 +310,83 @@ describe.each(availableDrivers())('application PDF (%s)', (driver) => {
     await t.request({ method: 'GET', url: '/api/profile', cookies: bo.jar });
     expect(await versionOf(t, bo.id)).toBe(version);
   });
+});
+
+describe.each(availableDrivers())('the PDF path reads the application once (%s)', (driver) => {
+  let t: TestRuntime;
+  const queries: string[] = [];
+  // Every snapshot of an application reads its documents; nothing else on these paths does.
+  const snapshotReads = (from: number) =>
+    queries.slice(from).filter((q) => /from "document_answers"/i.test(q)).length;
+
+  beforeAll(async () => {
+    t = await createTestRuntime(driver, {}, { logQuery: (q) => queries.push(q) });
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** Makes the sealed SSN undecryptable, as a wrong key would, without touching the version. */
+  async function spoilSsn(userId: string) {
+    await t.runtime.database.executeSql(
+      `UPDATE applications SET sensitive = '{"ssn":"not-a-sealed-value"}'::jsonb WHERE user_id = $1`,
+      [userId],
+    );
+  }
+
+  it('renders from one read, and sends a cached copy without decrypting anything', async () => {
+    const email = `once.${driver}@example.org`;
+    const jar = await registerApplicant(t, email);
+    const saved = await t.request({
+      method: 'PUT',
+      url: '/api/answer',
+      body: { first_name: 'Ada', last_name: 'Byron', citizenship_type: '1', ssn: '123-45-6789' },
+      cookies: jar,
+    });
+    expect(saved.statusCode).toBe(200);
+    const userId = await userIdOf(t, email);
+    const fileName = `attachment; filename="byron_ada_${userId}.pdf"`;
+
+    // The applicant's copy: the job reads the application once.
+    let mark = queries.length;
+    const done = await waitForPdf(t, jar);
+    expect(done.status).toBe('COMPLETED');
+    expect(snapshotReads(mark)).toBe(1);
+
+    // The staff copy, rendered in the request: one read.
+    const { token } = mintServiceToken(t.runtime.secrets.serviceTokenKey, {
+      userId,
+      now: t.clock.now(),
+    });
+    const staffUrl = `/service/pdf?service_token=${token}`;
+    mark = queries.length;
+    const rendered = await t.request({ method: 'GET', url: staffUrl });
+    expect(rendered.statusCode).toBe(200);
+    expect(rendered.headers['content-disposition']).toBe(fileName);
+    expect(snapshotReads(mark)).toBe(1);
+
+    // The SSN cannot be decrypted any more; the cached copies still download, named as before.
+    await spoilSsn(userId);
+    mark = queries.length;
+    const download = await t.request({ method: 'GET', url: done.url, cookies: jar });
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-disposition']).toBe(fileName);
+    expect(Buffer.from(download.rawPayload).subarray(0, 5).toString()).toBe('%PDF-');
+    const cached = await t.request({ method: 'GET', url: staffUrl });
+    expect(cached.statusCode).toBe(200);
+    expect(cached.headers['content-disposition']).toBe(fileName);
+    expect(Buffer.compare(cached.rawPayload, rendered.rawPayload)).toBe(0);
+    expect(snapshotReads(mark)).toBe(0);
+
+    // The cached copy's audit lists what was stored with it: the same as the rendering's.
+    const audits = await t.runtime.database.db
+      .select({ shown: serviceAudit.shown })
+      .from(serviceAudit)
+      .where(eq(serviceAudit.userId, userId));
+    expect(audits).toHaveLength(2);
+    expect(audits[1]!.shown).toEqual(audits[0]!.shown);
+    expect(audits[0]!.shown.answers).toEqual(expect.arrayContaining(['first_name', 'ssn']));
+  }, 90_000);
 });
 
 describe.each(availableDrivers())('application PDF that cannot be made (%s)', (driver) => {

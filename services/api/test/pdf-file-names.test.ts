@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApplicationPdfResponse } from '@admissions/api-contract';
 import { renderApplicationPdf } from '@admissions/answer-view/pdf';
-import { users } from '../src/platform/db/schema';
+import { users } from '../src/modules/auth/schema';
 import { parseExportArgs } from '../src/modules/export/options';
 import { createProgress } from '../src/modules/export/progress';
 import { createApplicationRenderer, createPdfLayout } from '../src/modules/export/render';

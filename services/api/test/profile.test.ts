@@ -5,7 +5,8 @@ import { Value } from '@sinclair/typebox/value';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProfileResponse } from '@admissions/api-contract';
-import { documentAnswers, successfulLogins, users } from '../src/platform/db/schema';
+import { documentAnswers } from '../src/modules/documents';
+import { successfulLogins, users } from '../src/modules/auth';
 import {
   TEST_PASSWORD,
   availableDrivers,

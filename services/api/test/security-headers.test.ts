@@ -10,7 +10,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { PDFDocument } from 'pdf-lib';
 import { eq } from 'drizzle-orm';
 import { API_ROUTES } from '@admissions/api-contract';
-import { users } from '../src/platform/db/schema';
+import { users } from '../src/modules/auth';
 import { mintServiceToken } from '../src/modules/service/service-tokens';
 import { fillPath, listRoutes, type OpenApiDocument } from './support/fuzz';
 import {

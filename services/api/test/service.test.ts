@@ -3,9 +3,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
-import { SERVICE_MESSAGES } from '@admissions/api-contract';
-import { maskIdentifier } from '@admissions/answer-view';
-import { serviceAudit, users } from '../src/platform/db/schema';
+import { SERVICE_MESSAGES, type ServicePrintResponse } from '@admissions/api-contract';
+import type { AnswerView } from '@admissions/answer-view';
+import { serviceAudit } from '../src/modules/service';
+import { users } from '../src/modules/auth';
 import { mintServiceToken } from '../src/modules/service/service-tokens';
 import { pdfText } from './support/pdf-inspect';
 import {
@@ -21,7 +22,17 @@ const ADA = {
   city: 'Baltimore',
   citizenship_type: '1',
   ssn: '123-45-6789',
+  conviction: 'N',
+  // Hidden (conviction is No): the view leaves it out.
+  conviction_comment: 'A hidden comment',
 };
+
+/** The displayed value of each answer key in a print view's rows. */
+function rowValues(view: AnswerView): Record<string, string> {
+  return Object.fromEntries(
+    view.pages.flatMap((p) => p.sections.flatMap((s) => s.rows.map((r) => [r.key, r.value]))),
+  );
+}
 const GRACE = { first_name: 'Grace', last_name: 'Hopper', city: 'Arlington' };
 
 describe.each(availableDrivers())('service tokens (%s)', (driver) => {
@@ -87,19 +98,19 @@ describe.each(availableDrivers())('service tokens (%s)', (driver) => {
     expect(response.headers['cache-control']).toBe('no-store');
     // A service token never creates an applicant session.
     expect(response.headers['set-cookie']).toBeUndefined();
-    const body = response.json();
-    expect(body.answer).toMatchObject({
-      first_name: 'Ada',
-      last_name: 'Lovelace',
-      city: 'Baltimore',
-    });
-    expect(body.answer.ssn).toBe('***-**-6789');
-    // The print view masks again: the same text as the PDF's.
-    expect(maskIdentifier(body.answer.ssn)).toBe('***-**-6789');
+    const body = response.json() as ServicePrintResponse;
+    // The finished view model, as the staff PDF lays it out: hidden answers left out, the SSN masked.
+    const shown = rowValues(body.view);
+    expect(shown).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace', city: 'Baltimore' });
+    expect(shown.ssn).toBe('***-**-6789');
     expect(JSON.stringify(body)).not.toContain('123-45');
-    expect(body.add_another).toEqual({ parents: 2 });
-    expect(body.document_answer).toEqual({});
-    expect(body.tabs).toEqual(expect.any(Object));
+    expect(JSON.stringify(body)).not.toContain('A hidden comment');
+    expect(body.view.documents).toEqual([]);
+    // Two parents' blocks asked for, the second with nothing answered: staff see the first only.
+    const sections = body.view.pages.flatMap((p) => p.sections);
+    expect(sections.filter((s) => s.block?.group === 'parents').map((s) => s.block!.index)).toEqual(
+      [1],
+    );
     expect(body.applicant).toEqual({
       name: 'Ada Lovelace',
       application_id: ada.id,
@@ -132,7 +143,7 @@ describe.each(availableDrivers())('service tokens (%s)', (driver) => {
     const { token } = tokenFor(grace.id);
     const body = (await print(token)).json();
     expect(body.applicant.application_id).toBe(grace.id);
-    expect(body.answer.first_name).toBe('Grace');
+    expect(rowValues((body as ServicePrintResponse).view).first_name).toBe('Grace');
     expect(JSON.stringify(body)).not.toContain('Ada');
 
     // Re-pointing Grace's token at Ada breaks the signature.

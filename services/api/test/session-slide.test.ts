@@ -3,7 +3,7 @@
 // at once.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessions, users } from '../src/platform/db/schema';
+import { sessions, users } from '../src/modules/auth';
 import {
   availableDrivers,
   createTestRuntime,

@@ -7,8 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { authenticator } from 'otplib';
 import type { LightMyRequestResponse } from 'fastify';
-import { STAFF_MESSAGES, type StaffListResponse } from '@admissions/api-contract';
-import { serviceAudit, users } from '../src/platform/db/schema';
+import {
+  STAFF_MESSAGES,
+  type StaffApplicationResponse,
+  type StaffListResponse,
+} from '@admissions/api-contract';
+import { serviceAudit } from '../src/modules/service';
+import { users } from '../src/modules/auth';
 import { createStaffAccounts } from '../src/modules/staff/staff-accounts';
 import { createApiKey, revokeApiKey } from '../src/modules/staff/api-keys';
 import {
@@ -286,12 +291,11 @@ describe.each(availableDrivers())('staff area (%s)', (driver) => {
     const before = await auditCount(id);
     const read = await get(`/staff/api/applications/${id}`, jar);
     expect(read.statusCode, read.body).toBe(200);
-    const body = read.json<{
-      print: { answer: Record<string, string>; applicant: { name: string } };
-      pdf_url: string;
-      documents: unknown[];
-    }>();
-    expect(body.print.answer.first_name).toBe('Zoë');
+    const body = read.json<StaffApplicationResponse>();
+    const firstName = body.print.view.pages
+      .flatMap((p) => p.sections.flatMap((s) => s.rows))
+      .find((r) => r.key === 'first_name');
+    expect(firstName?.value).toBe('Zoë');
     expect(body.print.applicant.name).toBe('Zoë Østergaard');
     expect(body.documents).toEqual([]);
     expect(await auditCount(id)).toBe(before + 1);

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { temporaryAnswers } from '../src/platform/db/schema';
+import { temporaryAnswers } from '../src/modules/application';
 import { startPgliteSocket } from '../src/platform/db/pglite-socket';
 import {
   availableDrivers,

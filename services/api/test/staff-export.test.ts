@@ -6,7 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import { unzipSync } from 'fflate';
 import { authenticator } from 'otplib';
 import type { StaffExportResponse } from '@admissions/api-contract';
-import { users } from '../src/platform/db/schema';
+import { users } from '../src/modules/auth';
 import { createStaffAccounts } from '../src/modules/staff/staff-accounts';
 import {
   availableDrivers,

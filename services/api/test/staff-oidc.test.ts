@@ -3,7 +3,7 @@
 // the role, and a callback without the flow cookie this browser got at the start fails.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { staffMembers } from '../src/platform/db/schema';
+import { staffMembers } from '../src/modules/staff';
 import {
   availableDrivers,
   cookiesOf,

@@ -28,7 +28,7 @@ import { createAuthService } from '../modules/auth';
 import { authRoutes } from '../modules/auth';
 import { createRequireSession } from '../modules/auth';
 import type { CookieSettings } from '../modules/auth';
-import { createApplicationService } from '../modules/application';
+import { createApplicationService, openApplication } from '../modules/application';
 import { applicationRoutes } from '../modules/application';
 import type { StorageDriver } from '../platform/storage/storage-driver';
 import { localUploadRoute } from '../platform/storage/local-upload-route';
@@ -181,16 +181,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     hmacKey: deps.secrets.hmacKey,
     requestAccountMail: deps.sendMail,
+    openApplication,
   });
 
   await app.register(authRoutes, { config, auth, db: database.db, clock, cookies, requireSession });
-  const applicationService = createApplicationService({
-    db: database.db,
-    clock,
-    encryptionKey: deps.secrets.encryptionKey,
-    partner: deps.partner,
-    sendMail: deps.sendMail,
-  });
   const documentService = createDocumentService({
     db: database.db,
     storage: deps.storage,
@@ -199,13 +193,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     enqueue: deps.enqueueConversion,
     conversionTimeoutMs: config.conversionTimeoutMs,
   });
-  await app.register(applicationRoutes, {
-    config,
+  const applicationService = createApplicationService({
     db: database.db,
-    service: applicationService,
-    requireSession,
-    documents: documentService,
+    clock,
+    encryptionKey: deps.secrets.encryptionKey,
+    partner: deps.partner,
+    sendMail: deps.sendMail,
+    files: documentService,
   });
+  await app.register(applicationRoutes, { config, service: applicationService, requireSession });
   await app.register(documentRoutes, { service: documentService, requireSession });
   if (deps.storage.kind === 'local') {
     const { store } = documentService;
@@ -235,7 +231,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db: database.db,
     clock,
     serviceTokenKey: deps.secrets.serviceTokenKey,
-    encryptionKey: deps.secrets.encryptionKey,
     pdf: pdfService,
   });
   await registerStaffArea(app, {

@@ -61,6 +61,8 @@ export interface RuntimeOptions {
   clock?: Clock;
   /** Tests hand in a PGlite loaded from a migrated snapshot. */
   pglite?: PGlite;
+  /** Sees every statement drizzle sends (tests count reads with it). */
+  logQuery?: (query: string) => void;
   /** The CLI itself opens the files and must not offer them to others. */
   shareEmbeddedDatabase?: boolean;
   /** Start LibreOffice at boot (the server does; tests leave it to the first conversion). */
@@ -99,6 +101,7 @@ export async function startServices(config: Config, options: ServicesOptions): P
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     pglite: options.pglite,
+    ...(options.logQuery ? { logQuery: options.logQuery } : {}),
   });
   await migrateDatabase(database);
   if (role === 'server') await seedLookupSamples(database, logger);

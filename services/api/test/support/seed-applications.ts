@@ -7,7 +7,9 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { createAnswerFixtures, type AnswerFixtureName } from '@admissions/answer-view/fixtures';
 import { WEB_STATUSES } from '@admissions/api-contract';
 import type { Db } from '../../src/platform/db/connect';
-import { applications, documentAnswers, users } from '../../src/platform/db/schema';
+import { applications } from '../../src/modules/application';
+import { documentAnswers } from '../../src/modules/documents';
+import { users } from '../../src/modules/auth';
 import { splitSensitive } from '../../src/modules/application/application-store';
 import { createDocumentKey, type StorageDriver } from '../../src/platform/storage/storage-driver';
 

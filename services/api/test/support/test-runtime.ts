@@ -73,7 +73,7 @@ async function createPostgresDatabase(
 export async function createTestRuntime(
   driver: Driver,
   env: Record<string, string> = {},
-  options: Pick<RuntimeOptions, 'renderPdf'> & {
+  options: Pick<RuntimeOptions, 'renderPdf' | 'logQuery'> & {
     /** PGlite opens its files under DATA_DIR as the embedded server does (slower: a fresh database). */
     pgliteOnDisk?: boolean;
     /** Runs on the empty DATA_DIR before start-up (files an older version left there). */

@@ -2,12 +2,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { eq } from 'drizzle-orm';
 import { API_ROUTES, PRINT_VIEW_PATH } from '@admissions/api-contract';
 import type { Config } from '../../platform/config';
 import type { Database } from '../../platform/db/connect';
-import { describeEmptiness } from '../../platform/db/command-database';
-import { users } from '../../platform/db/schema';
+import { findAccountByEmail } from '../../modules/auth';
 import { systemClock } from '../../platform/lib/clock';
 import { loadSecrets } from '../../platform/lib/crypto';
 import { loadPartner } from '../../platform/partner';
@@ -15,6 +13,7 @@ import {
   PREFILL_DEFAULT_TTL_MS,
   PREFILL_MAX_TTL_MS,
   checkPrefillAnswers,
+  hasNoApplications,
   storePrefill,
 } from '../../modules/application';
 import {
@@ -76,12 +75,10 @@ export async function runServiceToken(
   let userId: string | undefined;
   let emptiness = '';
   try {
-    [{ id: userId } = { id: undefined }] = await database.db
-      .select({ id: users.id })
-      .from(users)
-      .where(eq(users.email, email))
-      .limit(1);
-    if (!userId) emptiness = await describeEmptiness(database);
+    userId = (await findAccountByEmail(database.db, email))?.id;
+    if (!userId && (await hasNoApplications(database.db))) {
+      emptiness = ' That database holds no applications yet.';
+    }
   } finally {
     await database.close();
   }

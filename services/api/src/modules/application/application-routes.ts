@@ -19,20 +19,15 @@ import {
   commonErrors,
 } from '@admissions/api-contract';
 import type { Config } from '../../platform/config';
-import type { Db } from '../../platform/db/connect';
 import { currentUser, type RequireSession } from '../auth';
 import { publicRouteLimit } from '../../platform/http/security';
 import { sendJsonText } from '../../platform/http/json-text';
 import type { ApplicationService } from './application-service';
-import type { DocumentService } from '../documents';
 
 export interface ApplicationRouteOptions {
   config: Config;
-  db: Db;
   service: ApplicationService;
   requireSession: RequireSession;
-  /** Converted documents (profile's document_answer) and the file side of tab switches. */
-  documents?: Pick<DocumentService, 'readDocumentAnswers' | 'prepareTabSwitch' | 'finishTabSwitch'>;
 }
 
 const sessionErrors = { 401: ErrorResponse, ...commonErrors };
@@ -174,11 +169,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<ApplicationRouteOption
     },
     handler: async (request) => {
       const { tab_id, chosen_tab } = request.body;
-      const { userId } = currentUser(request);
-      // docs/behaviour.md: refused while the tab's file is converting; the file of the tab left is deleted.
-      const files = (await options.documents?.prepareTabSwitch(userId, tab_id, chosen_tab)) ?? [];
-      await service.chooseTab(userId, tab_id, chosen_tab);
-      await options.documents?.finishTabSwitch(userId, files);
+      await service.chooseTab(currentUser(request).userId, tab_id, chosen_tab);
       return saved;
     },
   });

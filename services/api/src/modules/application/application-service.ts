@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import {
   APPLICATION_DEFINITION,
   findQuestionEntry,
@@ -20,20 +20,37 @@ import {
   type WebStatus,
 } from '@admissions/api-contract';
 import type { Db } from '../../platform/db/connect';
-import { applications, documentConversions, temporaryAnswers } from '../../platform/db/schema';
+import { applications, temporaryAnswers } from './schema';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
 import { hashToken } from '../../platform/lib/crypto';
 import type { MailMessage } from '../../platform/mail/mailer';
 import { renderSubmissionConfirmation } from '../mail';
 import {
+  contentChange,
   findApplication,
   jsonb,
+  openApplication,
   readAnswers,
   readProfileJson,
   splitSensitive,
   updateUnsubmitted,
 } from './application-store';
+
+/**
+ * What the application needs from the documents module, which depends on this one (it changes
+ * applications only through this module's functions): handed in by boot/, so no import cycle.
+ */
+export interface ApplicationFiles {
+  /** The first file question still converting, read inside submit's transaction `tx`. */
+  findConverting(tx: Db, userId: string): Promise<string | undefined>;
+  /** Before a tab switch: the file questions it clears; throws while one of them converts. */
+  prepareTabSwitch(userId: string, tabId: string, chosenTab: string): Promise<string[]>;
+  /** After the switch: removes the documents of those questions. */
+  finishTabSwitch(userId: string, answerKeys: string[]): Promise<void>;
+  /** The profile's document_answer object of the applicant `userId`, as one SQL expression. */
+  profileDocumentsSql(userId: SQL): SQL;
+}
 
 export interface ApplicationDeps {
   db: Db;
@@ -41,6 +58,7 @@ export interface ApplicationDeps {
   encryptionKey: Buffer;
   partner: PartnerConfig;
   sendMail: (message: MailMessage) => Promise<void>;
+  files: ApplicationFiles;
 }
 
 function describeProblem(problem: AnswerPatchProblem): string {
@@ -55,12 +73,12 @@ function describeProblem(problem: AnswerPatchProblem): string {
 }
 
 export function createApplicationService(deps: ApplicationDeps) {
-  const { db, clock, encryptionKey, partner, sendMail } = deps;
+  const { db, clock, encryptionKey, partner, sendMail, files } = deps;
 
   async function requireApplication(userId: string) {
     let row = await findApplication(db, userId);
     if (!row) {
-      await db.insert(applications).values({ userId }).onConflictDoNothing();
+      await openApplication(db, userId);
       row = await findApplication(db, userId);
     }
     if (!row) throw new Error('application row missing after insert');
@@ -70,10 +88,10 @@ export function createApplicationService(deps: ApplicationDeps) {
   return {
     /** The whole GET /api/profile body as JSON text (see readProfileJson). */
     async readProfileJson(userId: string): Promise<string> {
-      const body = await readProfileJson(db, userId, encryptionKey);
+      const body = await readProfileJson(db, userId, encryptionKey, files.profileDocumentsSql);
       if (body !== null) return body;
       await requireApplication(userId);
-      const created = await readProfileJson(db, userId, encryptionKey);
+      const created = await readProfileJson(db, userId, encryptionKey, files.profileDocumentsSql);
       if (created === null) throw new Error('application row missing after insert');
       return created;
     },
@@ -94,12 +112,17 @@ export function createApplicationService(deps: ApplicationDeps) {
       }
       if (Object.keys(patch).length === 0) return;
       const { plain, sealed } = splitSensitive(patch, encryptionKey);
-      await updateUnsubmitted(db, userId, {
-        answer: sql`${applications.answer} || ${jsonb(plain)}`,
-        sensitive: sql`${applications.sensitive} || ${jsonb(sealed)}`,
-        version: sql`${applications.version} + 1`,
-        updatedAt: clock.now(),
-      });
+      await updateUnsubmitted(
+        db,
+        userId,
+        contentChange(
+          {
+            answer: sql`${applications.answer} || ${jsonb(plain)}`,
+            sensitive: sql`${applications.sensitive} || ${jsonb(sealed)}`,
+          },
+          clock.now(),
+        ),
+      );
     },
 
     async saveLastPage(userId: string, lastPage: string): Promise<void> {
@@ -152,18 +175,24 @@ export function createApplicationService(deps: ApplicationDeps) {
         throw new AppError(400, 'TOO_MANY', `You can add at most ${group.max} of these.`);
       }
       // The count is content: the print view and the PDF show every block.
-      await updateUnsubmitted(db, userId, {
-        addAnother: sql`${applications.addAnother} || ${jsonb({ [buttonId]: count })}`,
-        version: sql`${applications.version} + 1`,
-        updatedAt: clock.now(),
-      });
+      await updateUnsubmitted(
+        db,
+        userId,
+        contentChange(
+          { addAnother: sql`${applications.addAnother} || ${jsonb({ [buttonId]: count })}` },
+          clock.now(),
+        ),
+      );
     },
 
     async readTabs(userId: string): Promise<Record<string, string>> {
       return (await requireApplication(userId)).tabs;
     },
 
-    /** Records the chosen tab and clears the answers of the tab left, in one statement. */
+    /**
+     * Records the chosen tab and clears the answers of the tab left, in one statement; refused
+     * while a file of the tab left converts, whose documents go after the switch (docs/behaviour.md).
+     */
     async chooseTab(userId: string, tabId: string, chosenTab: string): Promise<void> {
       const group = TAB_GROUPS.find((g) => g.id === tabId);
       if (!group) throw new AppError(400, 'UNKNOWN_TAB', `"${tabId}" is not a tab group.`);
@@ -173,12 +202,19 @@ export function createApplicationService(deps: ApplicationDeps) {
       const cleared = Object.fromEntries(
         listTabAnswersToClear(APPLICATION_DEFINITION, tabId, chosenTab).map((k) => [k, '']),
       );
-      await updateUnsubmitted(db, userId, {
-        tabs: sql`${applications.tabs} || ${jsonb({ [tabId]: chosenTab })}`,
-        answer: sql`${applications.answer} || ${jsonb(cleared)}`,
-        version: sql`${applications.version} + 1`,
-        updatedAt: clock.now(),
-      });
+      const fileKeys = await files.prepareTabSwitch(userId, tabId, chosenTab);
+      await updateUnsubmitted(
+        db,
+        userId,
+        contentChange(
+          {
+            tabs: sql`${applications.tabs} || ${jsonb({ [tabId]: chosenTab })}`,
+            answer: sql`${applications.answer} || ${jsonb(cleared)}`,
+          },
+          clock.now(),
+        ),
+      );
+      await files.finishTabSwitch(userId, fileKeys);
     },
 
     /**
@@ -197,21 +233,10 @@ export function createApplicationService(deps: ApplicationDeps) {
         if (row.submittedAt) return false;
         // A file still converting would change a submitted application: refuse, naming it. The
         // conversion side takes this row lock too before it starts or stores a result.
-        const [converting] = await tx
-          .select({ answerKey: documentConversions.answerKey })
-          .from(documentConversions)
-          .where(
-            and(
-              eq(documentConversions.userId, userId),
-              inArray(documentConversions.status, ['UNPROCESSED', 'IN_PROGRESS']),
-            ),
-          )
-          .orderBy(documentConversions.answerKey)
-          .limit(1);
+        const converting = await files.findConverting(tx as unknown as Db, userId);
         if (converting) {
           const label =
-            findQuestionEntry(APPLICATION_DEFINITION, converting.answerKey)?.question.label ??
-            converting.answerKey;
+            findQuestionEntry(APPLICATION_DEFINITION, converting)?.question.label ?? converting;
           throw new AppError(409, 'CONVERSION_PENDING', formatSubmitWhileConverting(label));
         }
         const answers = readAnswers(row, encryptionKey);
@@ -232,15 +257,18 @@ export function createApplicationService(deps: ApplicationDeps) {
         );
         await tx
           .update(applications)
-          .set({
-            answer: plain,
-            sensitive: sealed,
-            submittedAt: now,
-            webStatus: [...WEB_STATUSES],
-            validations: {},
-            version: sql`${applications.version} + 1`,
-            updatedAt: now,
-          })
+          .set(
+            contentChange(
+              {
+                answer: plain,
+                sensitive: sealed,
+                submittedAt: now,
+                webStatus: [...WEB_STATUSES],
+                validations: {},
+              },
+              now,
+            ),
+          )
           .where(eq(applications.userId, userId));
         return true;
       });

@@ -1,8 +1,9 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { MESSAGES } from '@admissions/api-contract';
 import { IDENTIFIER_ANSWER_KEYS } from '@admissions/form';
 import type { Db } from '../../platform/db/connect';
-import { applications } from '../../platform/db/schema';
+import { successfulLogins, users } from '../auth';
+import { applications } from './schema';
 import { AppError } from '../../platform/lib/app-error';
 import { seal, unseal } from '../../platform/lib/crypto';
 
@@ -34,6 +35,34 @@ export async function findApplication(db: Db, userId: string): Promise<Applicati
   return rows[0];
 }
 
+/** Creates the applicant's (empty) application unless it exists. */
+export async function openApplication(db: Db, userId: string): Promise<void> {
+  await db.insert(applications).values({ userId }).onConflictDoNothing();
+}
+
+/**
+ * The version rule, written once: a change of content (answers, tabs, add-another counts,
+ * documents) bumps `version`, on which the cached PDFs and the exports depend, and stamps
+ * `updatedAt`. Only an application that is not submitted changes (writeUnsubmitted).
+ */
+export function contentChange(set: Record<string, unknown>, now: Date): Record<string, unknown> {
+  return { ...set, version: sql`${applications.version} + 1`, updatedAt: now };
+}
+
+/** One UPDATE of the application while it is not submitted; false when it is (or has no row). */
+export async function writeUnsubmitted(
+  db: Db,
+  userId: string,
+  set: Record<string, unknown>,
+): Promise<boolean> {
+  const updated = await db
+    .update(applications)
+    .set(set)
+    .where(sql`${applications.userId} = ${userId} AND ${applications.submittedAt} IS NULL`)
+    .returning({ userId: applications.userId });
+  return updated.length > 0;
+}
+
 /**
  * Runs one UPDATE of an application that is not yet submitted. A submitted application answers
  * 409 for every mutation (docs/design-decisions.md, 6); a missing row (an account confirmed before applications
@@ -45,17 +74,87 @@ export async function updateUnsubmitted(
   set: Record<string, unknown>,
 ): Promise<void> {
   for (let attempt = 0; attempt < 2; attempt++) {
-    const updated = await db
-      .update(applications)
-      .set(set)
-      .where(sql`${applications.userId} = ${userId} AND ${applications.submittedAt} IS NULL`)
-      .returning({ userId: applications.userId });
-    if (updated.length > 0) return;
+    if (await writeUnsubmitted(db, userId, set)) return;
     const existing = await findApplication(db, userId);
     if (existing) throw new AppError(409, 'ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
-    await db.insert(applications).values({ userId }).onConflictDoNothing();
+    await openApplication(db, userId);
   }
   throw new AppError(409, 'ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
+}
+
+/**
+ * Locks the applicant's application row for the rest of the transaction `tx` and says whether
+ * it is submitted. Submit takes the same lock, so whatever holds it (a document's start, claim,
+ * completion or removal) sees the application either open or submitted for its whole duration.
+ */
+export async function lockApplication(tx: Db, userId: string): Promise<{ submitted: boolean }> {
+  const [row] = await tx
+    .select({ submittedAt: applications.submittedAt })
+    .from(applications)
+    .where(eq(applications.userId, userId))
+    .for('update');
+  return { submitted: Boolean(row?.submittedAt) };
+}
+
+/**
+ * Sets (or clears, with '') the answer of a file question when its document arrives or goes: a
+ * change of content under the version rule; a submitted application is left alone.
+ */
+export async function setFileAnswer(
+  tx: Db,
+  userId: string,
+  answerKey: string,
+  value: 'ANSWERED' | '',
+  now: Date,
+): Promise<void> {
+  await writeUnsubmitted(
+    tx,
+    userId,
+    contentChange({ answer: sql`${applications.answer} || ${jsonb({ [answerKey]: value })}` }, now),
+  );
+}
+
+/** The application's current version, creating the empty application if there is none. */
+export async function readApplicationVersion(db: Db, userId: string): Promise<number> {
+  const read = async () =>
+    (
+      await db
+        .select({ version: applications.version })
+        .from(applications)
+        .where(eq(applications.userId, userId))
+        .limit(1)
+    )[0]?.version;
+  let version = await read();
+  if (version === undefined) {
+    await openApplication(db, userId);
+    version = await read();
+  }
+  if (version === undefined) throw new Error('application row missing after insert');
+  return version;
+}
+
+/**
+ * Some answers from the plain column only (the applicant's name, for a file name): nothing is
+ * decrypted, and a sealed key is never there. Empty when there is no application.
+ */
+export async function readPlainAnswers(
+  db: Db,
+  userId: string,
+  keys: readonly string[],
+): Promise<Record<string, string>> {
+  const wanted = sql`ARRAY[${sql.join(
+    keys.map((k) => sql`${k}`),
+    sql`, `,
+  )}]::text[]`;
+  const [row] = await db
+    .select({
+      answers: sql<Record<string, string> | null>`(SELECT jsonb_object_agg(e.key, e.value)
+        FROM jsonb_each_text(${applications.answer}) e WHERE e.key = ANY(${wanted}))`,
+    })
+    .from(applications)
+    .where(eq(applications.userId, userId))
+    .limit(1);
+  return row?.answers ?? {};
 }
 
 /**
@@ -64,26 +163,28 @@ export async function updateUnsubmitted(
  * status. Only the sealed answers are decrypted here (they are part of the response); everything
  * else goes from the database to the socket without being parsed. null when there is no row yet.
  */
-export async function readProfileJson(db: Db, userId: string, key: Buffer): Promise<string | null> {
+export async function readProfileJson(
+  db: Db,
+  userId: string,
+  key: Buffer,
+  documentsSql: (userId: SQL) => SQL,
+): Promise<string | null> {
   const result = await db.execute<{ answer: string; sensitive: string | null; rest: string }>(sql`
     SELECT a.answer::text AS answer,
       CASE WHEN a.sensitive = '{}'::jsonb THEN NULL ELSE a.sensitive::text END AS sensitive,
       json_build_object(
-        'document_answer', COALESCE((
-          SELECT json_object_agg(d.answer_key,
-            json_build_object('file_name', d.file_name, 'file_size', d.file_size))
-          FROM document_answers d WHERE d.user_id = a.user_id), '{}'::json),
+        'document_answer', ${documentsSql(sql`a.user_id`)},
         'username', u.email,
         'last_page', a.last_page,
         'successful_login', COALESCE((
           SELECT json_agg(to_char(l.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
             ORDER BY l.at)
-          FROM successful_logins l WHERE l.user_id = a.user_id), '[]'::json),
+          FROM ${successfulLogins} l WHERE l.user_id = a.user_id), '[]'::json),
         'web_status', COALESCE((
           SELECT json_agg(json_build_object('web_status', s.status) ORDER BY s.n)
           FROM unnest(a.web_status) WITH ORDINALITY AS s(status, n)), '[]'::json)
       )::text AS rest
-    FROM applications a JOIN users u ON u.id = a.user_id
+    FROM ${applications} a JOIN ${users} u ON u.id = a.user_id
     WHERE a.user_id = ${userId}`);
   const row = result.rows[0];
   if (!row) return null;
@@ -98,6 +199,15 @@ export async function readProfileJson(db: Db, userId: string, key: Buffer): Prom
     answer = answer === '{}' ? `{${extra}}` : `${answer.slice(0, -1)},${extra}}`;
   }
   return `{"answer":${answer},${row.rest.slice(1)}`;
+}
+
+/** True when the database holds no application at all (the CLI says so when a look-up fails). */
+export async function hasNoApplications(db: Db): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(applications)
+    .limit(1);
+  return row === undefined;
 }
 
 /** A JSONB value for a parameter, identical on PGlite and node-postgres. */

@@ -1,10 +1,25 @@
 // The application module's public entry point: other modules and boot/ import only from here.
 export { applicationRoutes } from './application-routes';
-export { createApplicationService } from './application-service';
-export { findApplication, jsonb, readAnswers } from './application-store';
+export {
+  createApplicationService,
+  type ApplicationFiles,
+  type ApplicationService,
+} from './application-service';
+export {
+  findApplication,
+  hasNoApplications,
+  jsonb,
+  lockApplication,
+  openApplication,
+  readAnswers,
+  readApplicationVersion,
+  readPlainAnswers,
+  setFileAnswer,
+} from './application-store';
 export {
   PREFILL_DEFAULT_TTL_MS,
   PREFILL_MAX_TTL_MS,
   checkPrefillAnswers,
   storePrefill,
 } from './prefill';
+export { applications, temporaryAnswers } from './schema';

@@ -8,7 +8,7 @@ import {
   type PartnerConfig,
 } from '@admissions/form';
 import type { Db } from '../../platform/db/connect';
-import { temporaryAnswers } from '../../platform/db/schema';
+import { temporaryAnswers } from './schema';
 import { generateToken, hashToken } from '../../platform/lib/crypto';
 
 export const PREFILL_DEFAULT_TTL_MS = 7 * 86_400_000;

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { PartnerConfig } from '@admissions/form';
 import type { Db } from '../../platform/db/connect';
-import { passwordResets, users } from '../../platform/db/schema';
+import { passwordResets, users } from './schema';
 import type { Clock } from '../../platform/lib/clock';
 import { generateToken, hashToken } from '../../platform/lib/crypto';
 import { allowanceKey, takeAllowance, type Allowance } from '../mail';

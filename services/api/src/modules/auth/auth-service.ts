@@ -9,14 +9,13 @@ import {
 import { AUTH_ERROR_CODES, MESSAGES } from '@admissions/api-contract';
 import type { Db } from '../../platform/db/connect';
 import {
-  applications,
   confirmationCodes,
   loginThrottle,
   passwordResets,
   signupCredentials,
   successfulLogins,
   users,
-} from '../../platform/db/schema';
+} from './schema';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
 import { generateToken, hashToken } from '../../platform/lib/crypto';
@@ -38,6 +37,12 @@ export interface AuthDeps {
   hmacKey: Buffer;
   /** Queues an account e-mail; the mail worker decides what it says, if anything is sent. */
   requestAccountMail: (request: AccountMailRequest) => Promise<void>;
+  /**
+   * Creates the applicant's empty application, in the transaction `tx` that confirms the account
+   * (the application module's openApplication, handed over by boot/: that module owns the table
+   * and depends on this one).
+   */
+  openApplication: (tx: Db, userId: string) => Promise<void>;
 }
 
 function requireValid(form: AuthForm, fields: AuthFields): void {
@@ -58,7 +63,7 @@ function requireUncommonPassword(password: string): void {
  * password, and each lookup is one statement whichever way it ends.
  */
 export function createAuthService(deps: AuthDeps) {
-  const { db, clock, hmacKey, requestAccountMail } = deps;
+  const { db, clock, hmacKey, requestAccountMail, openApplication } = deps;
 
   async function findUser(email: string) {
     const rows = await db.select().from(users).where(eq(users.email, email)).limit(1);
@@ -144,7 +149,7 @@ export function createAuthService(deps: AuthDeps) {
             passwordHash === undefined ? { confirmedAt: now } : { confirmedAt: now, passwordHash },
           )
           .where(eq(users.id, userId));
-        await tx.insert(applications).values({ userId }).onConflictDoNothing();
+        await openApplication(tx as unknown as Db, userId);
       });
       return MESSAGES.confirmed;
     },
@@ -231,7 +236,7 @@ export function createAuthService(deps: AuthDeps) {
             confirmedAt: sql`COALESCE(${users.confirmedAt}, ${now.toISOString()}::timestamptz)`,
           })
           .where(eq(users.id, id));
-        await tx.insert(applications).values({ userId: id }).onConflictDoNothing();
+        await openApplication(tx as unknown as Db, id);
         await tx.delete(loginThrottle).where(eq(loginThrottle.email, email));
         await tx.delete(confirmationCodes).where(eq(confirmationCodes.userId, id));
         await tx.delete(signupCredentials).where(eq(signupCredentials.userId, id));

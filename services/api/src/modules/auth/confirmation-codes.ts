@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/connect';
-import { confirmationCodes, users } from '../../platform/db/schema';
+import { confirmationCodes, users } from './schema';
 import { hmac, safeEqualHex } from '../../platform/lib/crypto';
 import { allowanceKey, takeAllowanceSql, type Allowance } from '../mail';
 

@@ -1,8 +1,8 @@
 import { and, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../platform/db/connect';
-import { addressThrottle, loginThrottle } from '../../platform/db/schema';
-import { ADDRESS_THROTTLE_MEMORY_MS } from '../mail';
+import { loginThrottle } from './schema';
+import { deleteStaleAddressThrottles } from '../mail';
 import type { Clock } from '../../platform/lib/clock';
 import { workJobs, type JobQueue, type QueueDefinition } from '../../platform/queue/job-queue';
 import { FAILURE_MEMORY_MS } from './auth-service';
@@ -34,15 +34,6 @@ export async function deleteStaleLoginThrottles(db: Db, now: Date): Promise<numb
       ),
     )
     .returning({ email: loginThrottle.email });
-  return deleted.length;
-}
-
-/** Address allowances untouched for a day are full again: the row says nothing any more. */
-export async function deleteStaleAddressThrottles(db: Db, now: Date): Promise<number> {
-  const deleted = await db
-    .delete(addressThrottle)
-    .where(lt(addressThrottle.updatedAt, new Date(now.getTime() - ADDRESS_THROTTLE_MEMORY_MS)))
-    .returning({ key: addressThrottle.key });
   return deleted.length;
 }
 

@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/connect';
-import { sessions, users } from '../../platform/db/schema';
+import { sessions, users } from './schema';
 import { generateToken, hashToken } from '../../platform/lib/crypto';
 
 /** docs/design-decisions.md, 2: sliding idle limit and absolute lifetime, both enforced here, not by the cookie. */

@@ -17,7 +17,12 @@ import {
   UPLOAD_POLICY,
   type StorageDriver,
 } from '../../platform/storage/storage-driver';
-import { createDocumentStore, PENDING_STATUSES } from './document-store';
+import {
+  createDocumentStore,
+  findConverting,
+  profileDocumentsSql,
+  PENDING_STATUSES,
+} from './document-store';
 import { stuckAfterMs, type ConversionJob } from './conversion-jobs';
 
 export interface DocumentServiceDeps {
@@ -71,6 +76,9 @@ export function createDocumentService(deps: DocumentServiceDeps) {
 
   return {
     store,
+    // The application module's ApplicationFiles (boot/ hands them over).
+    findConverting,
+    profileDocumentsSql,
 
     async createUploadUrl(userId: string, answerKey: string): Promise<PresignedUrlResponse> {
       requireFileQuestion(answerKey);

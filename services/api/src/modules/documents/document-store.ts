@@ -1,19 +1,15 @@
 // Persistence of uploads, conversions and document answers. Every statement is keyed by the
 // session's user id; the conversion token makes a job's late writes harmless. Whatever decides on
-// a document's fate (start, claim, complete, fail) first locks the applicant's applications row,
-// the lock submit takes too: a submitted application's documents never change.
-import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+// a document's fate (start, claim, complete, fail) first locks the applicant's applications row
+// (lockApplication, the lock submit takes too): a submitted application's documents never change.
+// The answer of a file question changes only through the application module (setFileAnswer).
+import { and, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { ConversionStatus } from '@admissions/api-contract';
 import { UPLOAD_LIMITS } from './conversion/limits';
 import { UPLOAD_POLICY } from '../../platform/storage/storage-driver';
 import type { Db } from '../../platform/db/connect';
-import {
-  applications,
-  documentAnswers,
-  documentConversions,
-  documentUploads,
-} from '../../platform/db/schema';
-import { jsonb } from '../application';
+import { documentAnswers, documentConversions, documentUploads } from './schema';
+import { lockApplication, setFileAnswer } from '../application';
 
 export type ConversionRow = typeof documentConversions.$inferSelect;
 export type DocumentAnswerRow = typeof documentAnswers.$inferSelect;
@@ -26,30 +22,6 @@ export function createDocumentStore(db: Db) {
     and(eq(documentConversions.userId, userId), eq(documentConversions.answerKey, answerKey));
   const answerOf = (userId: string, answerKey: string) =>
     and(eq(documentAnswers.userId, userId), eq(documentAnswers.answerKey, answerKey));
-
-  /** Sets (or clears) one answer of an application that is not submitted; a frozen one is left alone. */
-  const setAnswer = (tx: Db, userId: string, answerKey: string, value: string, now: Date) =>
-    tx
-      .update(applications)
-      .set({
-        answer: sql`${applications.answer} || ${jsonb({ [answerKey]: value })}`,
-        version: sql`${applications.version} + 1`,
-        updatedAt: now,
-      })
-      .where(sql`${applications.userId} = ${userId} AND ${applications.submittedAt} IS NULL`);
-
-  /**
-   * Locks the applicant's application row for the rest of the transaction and says whether it is
-   * submitted. Submit holds the same lock while it checks for pending conversions.
-   */
-  const lockApplication = async (tx: Db, userId: string): Promise<{ submitted: boolean }> => {
-    const [row] = await tx
-      .select({ submittedAt: applications.submittedAt })
-      .from(applications)
-      .where(eq(applications.userId, userId))
-      .for('update');
-    return { submitted: Boolean(row?.submittedAt) };
-  };
 
   /** Ends a conversion that finished after its application was submitted; nothing else moves. */
   const endFrozen = (
@@ -381,7 +353,7 @@ export function createDocumentStore(db: Db) {
             target: [documentAnswers.userId, documentAnswers.answerKey],
             set: values,
           });
-        await setAnswer(tx as unknown as Db, row.userId, row.answerKey, 'ANSWERED', now);
+        await setFileAnswer(tx as unknown as Db, row.userId, row.answerKey, 'ANSWERED', now);
         return { previousPdfKey: previous?.pdfKey ?? null };
       });
     },
@@ -419,7 +391,7 @@ export function createDocumentStore(db: Db) {
           .delete(documentAnswers)
           .where(answerOf(row.userId, row.answerKey))
           .returning({ pdfKey: documentAnswers.pdfKey });
-        await setAnswer(tx as unknown as Db, row.userId, row.answerKey, '', now);
+        await setFileAnswer(tx as unknown as Db, row.userId, row.answerKey, '', now);
         return { removedPdfKey: removed?.pdfKey ?? null };
       });
     },
@@ -444,6 +416,15 @@ export function createDocumentStore(db: Db) {
         .where(conversionOf(userId, answerKey))
         .returning();
       return row;
+    },
+
+    /** Every conversion of the applicant (the latest per file question), by answer key. */
+    async listConversions(userId: string): Promise<ConversionRow[]> {
+      return db
+        .select()
+        .from(documentConversions)
+        .where(eq(documentConversions.userId, userId))
+        .orderBy(documentConversions.answerKey);
     },
 
     async listDocumentAnswers(userId: string): Promise<DocumentAnswerRow[]> {
@@ -475,7 +456,7 @@ export function createDocumentStore(db: Db) {
           .where(answerOf(userId, answerKey))
           .returning();
         await tx.delete(documentConversions).where(conversionOf(userId, answerKey));
-        await setAnswer(tx as unknown as Db, userId, answerKey, '', now);
+        await setFileAnswer(tx as unknown as Db, userId, answerKey, '', now);
         return removed;
       });
     },
@@ -483,6 +464,33 @@ export function createDocumentStore(db: Db) {
 }
 
 export type DocumentStore = ReturnType<typeof createDocumentStore>;
+
+/** The first file question (by key) of the applicant whose upload still converts, read in `tx`. */
+export async function findConverting(tx: Db, userId: string): Promise<string | undefined> {
+  const [converting] = await tx
+    .select({ answerKey: documentConversions.answerKey })
+    .from(documentConversions)
+    .where(
+      and(
+        eq(documentConversions.userId, userId),
+        inArray(documentConversions.status, [...PENDING_STATUSES]),
+      ),
+    )
+    .orderBy(documentConversions.answerKey)
+    .limit(1);
+  return converting?.answerKey;
+}
+
+/**
+ * The profile's document_answer ({ key: { file_name, file_size } }) of the applicant `userId`
+ * as a SQL expression, so GET /api/profile stays one statement.
+ */
+export function profileDocumentsSql(userId: SQL): SQL {
+  return sql`COALESCE((
+    SELECT json_object_agg(d.answer_key,
+      json_build_object('file_name', d.file_name, 'file_size', d.file_size))
+    FROM ${documentAnswers} d WHERE d.user_id = ${userId}), '{}'::json)`;
+}
 
 /** Rows of db.execute(), which answers { rows } on PostgreSQL and on PGlite alike. */
 function readRows<T>(result: unknown): T[] {

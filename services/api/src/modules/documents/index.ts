@@ -16,3 +16,4 @@ export { createDocumentStore, type DocumentAnswerRow } from './document-store';
 export const DOCUMENT_SANDBOX_TASKS = locateEntry(
   'src/modules/documents/document-sandbox-tasks.ts',
 );
+export { documentUploads, documentConversions, documentAnswers } from './schema';

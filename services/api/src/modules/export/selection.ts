@@ -4,7 +4,8 @@ import { and, asc, gte, inArray, isNotNull, isNull, lt, or, sql, type SQL } from
 import { APPLICANT_NAME_KEYS } from '@admissions/form';
 import { formatApplicantName } from '@admissions/answer-view';
 import type { Db } from '../../platform/db/connect';
-import { applications, users } from '../../platform/db/schema';
+import { applications } from '../application';
+import { users } from '../auth';
 import type { ExportStatusFilter } from './options';
 
 export interface SelectedApplication {

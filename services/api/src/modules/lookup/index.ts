@@ -9,3 +9,10 @@ export {
 } from './lookup-import';
 export { lookupRoutes } from './lookup-routes';
 export { createLookupService } from './lookup-service';
+export {
+  lookupHighSchools,
+  lookupColleges,
+  lookupAddresses,
+  lookupWords,
+  lookupVocabulary,
+} from './schema';

@@ -1,7 +1,7 @@
 import type { Database } from '../../platform/db/connect';
 import { escapeLike, normalizeSearchText } from './normalize';
 
-/** A lookup table searched through its normalized `search_text` column (see db/schema.ts). */
+/** A lookup table searched through its normalized `search_text` column (see schema.ts). */
 export interface SearchableTable {
   /** A fixed table name from this module's callers, never user input. */
   table: string;

@@ -1,4 +1,4 @@
-// The word index of a lookup table (lookup_words and lookup_vocabulary, see db/schema.ts). It is
+// The word index of a lookup table (lookup_words and lookup_vocabulary, see schema.ts). It is
 // derived data: rebuilt whole after every import, in one transaction, so searches running during an
 // import see either the old index or the new one. Afterwards the planner gets fresh statistics,
 // and the table's trigram index merges its pending list (GIN defers the rows a bulk import adds

@@ -1,6 +1,6 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../platform/db/connect';
-import { addressThrottle } from '../../platform/db/schema';
+import { addressThrottle } from './schema';
 import { hmac } from '../../platform/lib/crypto';
 
 export interface Allowance {
@@ -46,4 +46,13 @@ export async function takeAllowance(
 ): Promise<boolean> {
   const taken = await db.execute(takeAllowanceSql(key, now, allowance));
   return taken.rows.length > 0;
+}
+
+/** Address allowances untouched for a day are full again: the row says nothing any more. */
+export async function deleteStaleAddressThrottles(db: Db, now: Date): Promise<number> {
+  const deleted = await db
+    .delete(addressThrottle)
+    .where(lt(addressThrottle.updatedAt, new Date(now.getTime() - ADDRESS_THROTTLE_MEMORY_MS)))
+    .returning({ key: addressThrottle.key });
+  return deleted.length;
 }

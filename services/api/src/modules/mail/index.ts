@@ -2,6 +2,7 @@
 export {
   ADDRESS_THROTTLE_MEMORY_MS,
   allowanceKey,
+  deleteStaleAddressThrottles,
   takeAllowance,
   takeAllowanceSql,
   type Allowance,
@@ -22,3 +23,4 @@ export {
   renderSignupAgain,
   renderSubmissionConfirmation,
 } from './templates';
+export { addressThrottle } from './schema';

@@ -17,3 +17,4 @@ export { buildServicePrint } from './service-print';
 
 /** The sandbox task registry for laying out application PDFs. */
 export const PRINT_SANDBOX_TASKS = locateEntry('src/modules/print/print-sandbox-tasks.ts');
+export { applicationPdfs } from './schema';

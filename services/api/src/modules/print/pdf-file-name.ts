@@ -3,6 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { applicationPdfFileName } from '@admissions/answer-view/file-name';
+import { APPLICANT_NAME_KEYS } from '@admissions/form';
 
 /**
  * `attachment; filename="…"`. The name is ASCII letters, digits, `-`, `_` and `.` only, so it
@@ -12,6 +13,9 @@ import { applicationPdfFileName } from '@admissions/answer-view/file-name';
 export function attachmentDisposition(fileName: string): string {
   return `attachment; filename="${fileName}"`;
 }
+
+/** The answers a file name is made of: plain answers, never sealed ones (read without decrypting). */
+export const PDF_NAME_KEYS = [APPLICANT_NAME_KEYS.last, APPLICANT_NAME_KEYS.first] as const;
 
 /** OpenAPI description of the 200 answer of a route that sends an application PDF. */
 export const PdfAttachmentResponse = Type.Unsafe<Uint8Array>({

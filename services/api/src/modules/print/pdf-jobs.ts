@@ -59,6 +59,7 @@ export async function runPdfJob(
       version: rendered.version,
       storageKey: key,
       pdfSize: rendered.bytes.length,
+      shown: rendered.shown,
       now: clock.now(),
     });
     if (result === 'stale') {

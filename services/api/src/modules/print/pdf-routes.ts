@@ -66,8 +66,8 @@ export const pdfRoutes: FastifyPluginAsyncTypebox<PdfRouteOptions> = async (app,
     },
     handler: async (request, reply) => {
       const user = currentUser(request);
-      const { bytes, answers } = await service.readDownload(user.userId, request.query);
-      return sendPdfAttachment(reply, bytes, answers, user.userId);
+      const { bytes, nameAnswers } = await service.readDownload(user.userId, request.query);
+      return sendPdfAttachment(reply, bytes, nameAnswers, user.userId);
     },
   });
 };

@@ -10,16 +10,16 @@ import {
 } from '@admissions/api-contract';
 import { AppError } from '../../platform/lib/app-error';
 import { createApplicationPdfKey } from '../../platform/storage/storage-driver';
+import { findAccountById } from '../auth';
+import { readApplicationVersion, readPlainAnswers } from '../application';
 import { createDownloadLink, verifyDownloadLink, type DownloadLinkQuery } from './download-links';
+import { PDF_NAME_KEYS } from './pdf-file-name';
 import type { PdfJob } from './pdf-jobs';
 import { createPdfStore } from './pdf-store';
 import { readApplicationSnapshot } from './read-application';
-import {
-  buildPrintView,
-  listShownKeys,
-  renderApplication,
-  type RenderDeps,
-} from './render-application';
+import { renderApplication, type RenderDeps } from './render-application';
+import { buildServicePrint } from './service-print';
+import type { PdfShownKeys } from './schema';
 
 export interface ApplicationPdfDeps extends RenderDeps {
   logger: Logger;
@@ -57,7 +57,7 @@ export function createApplicationPdfService(deps: ApplicationPdfDeps) {
     /** GET /api/pdf: the status of the current version's PDF, starting it when needed. */
     async requestPdf(userId: string): Promise<ApplicationPdfResponse> {
       const now = clock.now();
-      const version = await store.currentVersion(userId);
+      const version = await readApplicationVersion(deps.db, userId);
       const token = await store.startGeneration({
         userId,
         audience: 'applicant',
@@ -90,11 +90,14 @@ export function createApplicationPdfService(deps: ApplicationPdfDeps) {
       return { status, url: '', message: PENDING_MESSAGES[status] ?? '' };
     },
 
-    /** GET /api/pdf/file: the PDF behind a link, for the link's owner only. */
+    /**
+     * GET /api/pdf/file: the PDF behind a link, for the link's owner only, with the answers that
+     * name the file (read from the plain column: nothing is decrypted to send a stored file).
+     */
     async readDownload(
       sessionUserId: string,
       query: DownloadLinkQuery,
-    ): Promise<{ bytes: Uint8Array; answers: Record<string, string> }> {
+    ): Promise<{ bytes: Uint8Array; nameAnswers: Record<string, string> }> {
       const check = verifyDownloadLink(deps.downloadLinkKey, query, clock.now());
       if (!check.ok) throw linkRefused(check.reason);
       if (check.userId !== sessionUserId) throw linkRefused('owner');
@@ -102,7 +105,7 @@ export function createApplicationPdfService(deps: ApplicationPdfDeps) {
       // cached PDF (still of that version until GET /api/pdf runs again) is out of date.
       const [row, current] = await Promise.all([
         store.find(sessionUserId, 'applicant'),
-        store.currentVersion(sessionUserId),
+        readApplicationVersion(deps.db, sessionUserId),
       ]);
       if (
         row?.status !== 'COMPLETED' ||
@@ -114,23 +117,43 @@ export function createApplicationPdfService(deps: ApplicationPdfDeps) {
       }
       const bytes = await storage.read(row.storageKey, MAX_PDF_BYTES);
       if (!bytes) throw stale();
-      const snapshot = await readApplicationSnapshot(deps.db, deps.encryptionKey, sessionUserId);
-      return { bytes, answers: snapshot?.answers ?? {} };
+      return { bytes, nameAnswers: await readPlainAnswers(deps.db, sessionUserId, PDF_NAME_KEYS) };
     },
 
     /**
-     * GET /service/pdf: the staff copy of the current version, from the cache or rendered now.
-     * `shown` lists what it shows, for the audit.
+     * GET /service/tmp-pdf (and the staff area's application page): the print view's finished
+     * view model, from one read of the application, with what it shows. null without an account.
      */
-    async readServicePdf(userId: string) {
-      const cached = await store.find(userId, 'service');
-      const version = await store.currentVersion(userId);
-      if (cached?.status === 'COMPLETED' && cached.version === version && cached.storageKey) {
+    async readServicePrint(userId: string) {
+      const snapshot = await readApplicationSnapshot(deps.db, deps.encryptionKey, userId);
+      return snapshot ? buildServicePrint(snapshot, deps.partner) : null;
+    },
+
+    /**
+     * GET /service/pdf: the staff copy of the current version, from the cache or rendered now,
+     * with what it shows (`shown`, for the audit: stored with the cached copy) and the answers
+     * that name the file. null when the account does not exist.
+     */
+    async readServicePdf(userId: string): Promise<{
+      bytes: Uint8Array;
+      shown: PdfShownKeys;
+      nameAnswers: Record<string, string>;
+    } | null> {
+      if (!(await findAccountById(deps.db, userId))) return null;
+      const [cached, version] = await Promise.all([
+        store.find(userId, 'service'),
+        readApplicationVersion(deps.db, userId),
+      ]);
+      if (
+        cached?.status === 'COMPLETED' &&
+        cached.version === version &&
+        cached.storageKey &&
+        cached.shown
+      ) {
         const bytes = await storage.read(cached.storageKey, MAX_PDF_BYTES);
         if (bytes) {
-          // What it shows is re-derived from the same version, without rendering.
-          const rendered = await describeCurrent(userId);
-          if (rendered.version === version) return { bytes, shown: rendered.shown };
+          const nameAnswers = await readPlainAnswers(deps.db, userId, PDF_NAME_KEYS);
+          return { bytes, shown: cached.shown, nameAnswers };
         }
       }
       let rendered;
@@ -150,6 +173,7 @@ export function createApplicationPdfService(deps: ApplicationPdfDeps) {
           token: randomBytes(16).toString('base64url'),
           storageKey: key,
           pdfSize: rendered.bytes.length,
+          shown: rendered.shown,
           now: clock.now(),
         });
         const remove = result === 'stale' ? key : result.previousKey;
@@ -158,18 +182,15 @@ export function createApplicationPdfService(deps: ApplicationPdfDeps) {
         // The copy is served anyway; only the cache missed out.
         logger.warn({ err: error }, 'could not cache the staff PDF');
       }
-      return { bytes: rendered.bytes, shown: rendered.shown };
+      const nameAnswers = Object.fromEntries(
+        PDF_NAME_KEYS.flatMap((k) => {
+          const value = rendered.snapshot.answers[k];
+          return value ? [[k, value]] : [];
+        }),
+      );
+      return { bytes: rendered.bytes, shown: rendered.shown, nameAnswers };
     },
   };
-
-  async function describeCurrent(userId: string) {
-    const snapshot = await readApplicationSnapshot(deps.db, deps.encryptionKey, userId);
-    if (!snapshot) throw new Error('no such account');
-    return {
-      version: snapshot.version,
-      shown: listShownKeys(buildPrintView(snapshot, deps.partner, 'service')),
-    };
-  }
 }
 
 export type ApplicationPdfService = ReturnType<typeof createApplicationPdfService>;

@@ -1,7 +1,7 @@
 // Persistence of generated application PDFs: one row per applicant and audience, for one version.
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/connect';
-import { applicationPdfs, applications } from '../../platform/db/schema';
+import { applicationPdfs, type PdfShownKeys } from './schema';
 
 export type PdfAudience = 'applicant' | 'service';
 export type ApplicationPdfRow = typeof applicationPdfs.$inferSelect;
@@ -31,25 +31,6 @@ export function createPdfStore(db: Db) {
   }
 
   return {
-    /** The application's current version (creating the empty application if there is none). */
-    async currentVersion(userId: string): Promise<number> {
-      const read = async () =>
-        (
-          await db
-            .select({ version: applications.version })
-            .from(applications)
-            .where(eq(applications.userId, userId))
-            .limit(1)
-        )[0]?.version;
-      let version = await read();
-      if (version === undefined) {
-        await db.insert(applications).values({ userId }).onConflictDoNothing();
-        version = await read();
-      }
-      if (version === undefined) throw new Error('application row missing after insert');
-      return version;
-    },
-
     async find(userId: string, audience: PdfAudience): Promise<ApplicationPdfRow | undefined> {
       const [row] = await db.select().from(applicationPdfs).where(rowOf(userId, audience)).limit(1);
       return row;
@@ -126,6 +107,7 @@ export function createPdfStore(db: Db) {
       version: number;
       storageKey: string;
       pdfSize: number;
+      shown: PdfShownKeys;
       now: Date;
     }): Promise<{ previousKey: string | null } | 'stale'> {
       const { userId, audience, token } = options;
@@ -137,6 +119,7 @@ export function createPdfStore(db: Db) {
             version: options.version,
             storageKey: options.storageKey,
             pdfSize: options.pdfSize,
+            shown: options.shown,
             message: '',
             updatedAt: options.now,
           })
@@ -156,7 +139,14 @@ export function createPdfStore(db: Db) {
       return finish(userId, audience, token, async (tx, previousKey) => {
         await tx
           .update(applicationPdfs)
-          .set({ status: 'FAILED', message, storageKey: null, pdfSize: null, updatedAt: now })
+          .set({
+            status: 'FAILED',
+            message,
+            storageKey: null,
+            pdfSize: null,
+            shown: null,
+            updatedAt: now,
+          })
           .where(rowOf(userId, audience));
         return { previousKey };
       });
@@ -173,6 +163,7 @@ export function createPdfStore(db: Db) {
       token: string;
       storageKey: string;
       pdfSize: number;
+      shown: PdfShownKeys;
       now: Date;
     }): Promise<{ previousKey: string | null } | 'stale'> {
       return db.transaction(async (tx) => {
@@ -190,6 +181,7 @@ export function createPdfStore(db: Db) {
           token: options.token,
           storageKey: options.storageKey,
           pdfSize: options.pdfSize,
+          shown: options.shown,
           message: '',
           createdAt: options.now,
           updatedAt: options.now,

@@ -1,9 +1,8 @@
 // Everything the print view and the PDF show about one applicant, read at one version of the
 // application (applications.version moves with every change of answers, tabs, add-another counts
 // and documents, so a cached rendering is current exactly when its version is).
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db/connect';
-import { users } from '../../platform/db/schema';
+import { findAccountById } from '../auth';
 import { findApplication, readAnswers } from '../application';
 import { createDocumentStore, type DocumentAnswerRow } from '../documents';
 
@@ -19,23 +18,32 @@ export interface ApplicationSnapshot {
   submittedAt: Date | null;
 }
 
-/** null when the account does not exist; an account without answers reads as empty. */
+/**
+ * null when the account does not exist; an account without answers reads as empty. The three
+ * reads share one repeatable-read snapshot of the database, so the documents are those of
+ * `version` even while the applicant changes them: one read is enough for a rendering.
+ */
 export async function readApplicationSnapshot(
   db: Db,
   encryptionKey: Buffer,
   userId: string,
 ): Promise<ApplicationSnapshot | null> {
-  const [user] = await db
-    .select({ email: users.email })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1);
-  if (!user) return null;
-  const row = await findApplication(db, userId);
-  const documents = await createDocumentStore(db).listDocumentAnswers(userId);
+  const read = await db.transaction(
+    async (transaction) => {
+      const tx = transaction as unknown as Db;
+      const account = await findAccountById(tx, userId);
+      if (!account) return null;
+      const row = await findApplication(tx, userId);
+      const documents = await createDocumentStore(tx).listDocumentAnswers(userId);
+      return { account, row, documents };
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+  if (!read) return null;
+  const { account, row, documents } = read;
   return {
     userId,
-    email: user.email,
+    email: account.email,
     version: row?.version ?? 0,
     answers: row ? readAnswers(row, encryptionKey) : {},
     addAnother: row?.addAnother ?? {},

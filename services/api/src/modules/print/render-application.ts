@@ -11,6 +11,7 @@ import {
 import type { Db } from '../../platform/db/connect';
 import type { Clock } from '../../platform/lib/clock';
 import type { StorageDriver } from '../../platform/storage/storage-driver';
+import { readApplicationVersion } from '../application';
 import { readApplicationSnapshot, type ApplicationSnapshot } from './read-application';
 import type { PdfAudience } from './pdf-store';
 
@@ -80,8 +81,10 @@ export function listShownKeys(view: AnswerView): RenderedApplication['shown'] {
 }
 
 /**
- * Reads the application and its documents at one version (re-reading when a change lands in
- * between: every change bumps applications.version), then renders.
+ * Reads the application and its documents once, at one version (readApplicationSnapshot), then
+ * renders. A change landing meanwhile does not matter (the PDF is recorded for the version it
+ * shows, and the next request sees a newer one), except when it removed a document the snapshot
+ * names: then the application is read again.
  */
 export async function renderApplication(
   deps: RenderDeps,
@@ -104,9 +107,10 @@ export async function renderApplication(
       }
       documents.push({ title: document.label, bytes });
     }
-    const again = await readApplicationSnapshot(deps.db, deps.encryptionKey, userId);
-    if (again?.version !== snapshot.version) continue;
-    if (missing) throw new Error('a converted document is missing from storage');
+    if (missing) {
+      if ((await readApplicationVersion(deps.db, userId)) !== snapshot.version) continue;
+      throw new Error('a converted document is missing from storage');
+    }
     const cover: ApplicationCover = {
       institution: deps.partner.schoolName,
       applicantName: formatApplicantName(snapshot.answers) || snapshot.email,

@@ -1,40 +1,31 @@
 import type { ServicePrintResponse } from '@admissions/api-contract';
-import {
-  APPLICATION_DEFINITION,
-  IDENTIFIER_ANSWER_KEYS,
-  clearHiddenAnswers,
-} from '@admissions/form';
-import { formatApplicantName, maskIdentifier, resolveChosenTabs } from '@admissions/answer-view';
+import { formatApplicantName } from '@admissions/answer-view';
+import type { PartnerConfig } from '@admissions/form';
 import type { ApplicationSnapshot } from './read-application';
+import { buildPrintView, listShownKeys } from './render-application';
+import type { PdfShownKeys } from './schema';
 
 /**
- * GET /service/tmp-pdf's body. Only what the print view can show leaves: answers hidden by other
- * answers are dropped (as the view drops them), and the identifiers are masked ("***-**-6789",
- * as the print view and the PDF show them), so staff see that an SSN was given, not its value.
+ * GET /service/tmp-pdf's body: the finished view model, built here once as for the staff PDF.
+ * Only what the view shows leaves: answers hidden by other answers are left out, and the sealed
+ * answers are masked ("***-**-6789"), so staff see that an SSN was given, not its value. `shown`
+ * lists the keys it shows, for the audit.
  */
-export function buildServicePrint(snapshot: ApplicationSnapshot): ServicePrintResponse {
-  const tabs = resolveChosenTabs(APPLICATION_DEFINITION, snapshot.answers, snapshot.tabs);
-  const visible = clearHiddenAnswers(APPLICATION_DEFINITION, snapshot.answers, { tabs });
-  const answer: Record<string, string> = {};
-  for (const [key, value] of Object.entries(visible)) {
-    if (value === '') continue;
-    answer[key] = IDENTIFIER_ANSWER_KEYS.includes(key) ? maskIdentifier(value) : value;
-  }
+export function buildServicePrint(
+  snapshot: ApplicationSnapshot,
+  partner: PartnerConfig,
+): { print: ServicePrintResponse; shown: PdfShownKeys } {
+  const view = buildPrintView(snapshot, partner, 'service');
   return {
-    answer,
-    add_another: snapshot.addAnother,
-    document_answer: Object.fromEntries(
-      snapshot.documents.map((d) => [
-        d.answerKey,
-        { file_name: d.fileName, file_size: d.fileSize },
-      ]),
-    ),
-    tabs,
-    applicant: {
-      name: formatApplicantName(snapshot.answers) || snapshot.email,
-      application_id: snapshot.userId,
-      email: snapshot.email,
-      submitted_at: snapshot.submittedAt?.toISOString() ?? null,
+    print: {
+      view,
+      applicant: {
+        name: formatApplicantName(snapshot.answers) || snapshot.email,
+        application_id: snapshot.userId,
+        email: snapshot.email,
+        submitted_at: snapshot.submittedAt?.toISOString() ?? null,
+      },
     },
+    shown: listShownKeys(view),
   };
 }

@@ -8,3 +8,4 @@ export {
   mintServiceToken,
   parseDuration,
 } from './service-tokens';
+export { serviceAudit } from './schema';

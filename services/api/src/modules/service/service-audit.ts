@@ -2,7 +2,7 @@
 // The table refuses UPDATE, DELETE and TRUNCATE itself (trigger in migration 0004_print_and_pdf).
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db/connect';
-import { serviceAudit } from '../../platform/db/schema';
+import { serviceAudit } from './schema';
 
 export type ServiceAuditAction = 'print-view' | 'pdf';
 

@@ -14,8 +14,6 @@ import type { Db } from '../../platform/db/connect';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
 import { publicRouteLimit } from '../../platform/http/security';
-import { readApplicationSnapshot, type ApplicationSnapshot } from '../print';
-import { buildServicePrint } from '../print';
 import type { ApplicationPdfService } from '../print';
 import { PdfAttachmentResponse, sendPdfAttachment } from '../print';
 import { recordServiceRead } from './service-audit';
@@ -26,8 +24,7 @@ export interface ServiceRouteOptions {
   db: Db;
   clock: Clock;
   serviceTokenKey: Buffer;
-  encryptionKey: Buffer;
-  pdf: Pick<ApplicationPdfService, 'readServicePdf'>;
+  pdf: Pick<ApplicationPdfService, 'readServicePdf' | 'readServicePrint'>;
 }
 
 const tokenErrors = { 401: ErrorResponse, 403: ErrorResponse, ...commonErrors };
@@ -39,11 +36,8 @@ export const serviceRoutes: FastifyPluginAsyncTypebox<ServiceRouteOptions> = asy
   const { db, clock } = options;
   const tags = ['service'];
 
-  /** The token's claims and the applicant it reads; 401 for anything else. */
-  async function authenticate(
-    request: FastifyRequest,
-    token: string,
-  ): Promise<{ claims: ServiceTokenClaims; snapshot: ApplicationSnapshot }> {
+  /** The token's claims; 401 for anything else. */
+  function authenticate(request: FastifyRequest, token: string): ServiceTokenClaims {
     const check = verifyServiceToken(options.serviceTokenKey, token, clock.now());
     if (!check.ok) {
       request.log.info({ reason: check.reason }, 'service token refused');
@@ -51,11 +45,11 @@ export const serviceRoutes: FastifyPluginAsyncTypebox<ServiceRouteOptions> = asy
         ? new AppError(401, 'SERVICE_TOKEN_EXPIRED', SERVICE_MESSAGES.tokenExpired)
         : new AppError(401, 'SERVICE_TOKEN_INVALID', SERVICE_MESSAGES.tokenInvalid);
     }
-    const snapshot = await readApplicationSnapshot(db, options.encryptionKey, check.claims.sub);
-    // The account was deleted after the token was minted.
-    if (!snapshot) throw new AppError(401, 'SERVICE_TOKEN_INVALID', SERVICE_MESSAGES.tokenInvalid);
-    return { claims: check.claims, snapshot };
+    return check.claims;
   }
+  // The account was deleted after the token was minted.
+  const accountGone = () =>
+    new AppError(401, 'SERVICE_TOKEN_INVALID', SERVICE_MESSAGES.tokenInvalid);
 
   const common = {
     config: publicRouteLimit(options.config),
@@ -77,20 +71,18 @@ export const serviceRoutes: FastifyPluginAsyncTypebox<ServiceRouteOptions> = asy
       response: { 200: ServicePrintResponse, ...tokenErrors },
     },
     handler: async (request) => {
-      const { claims, snapshot } = await authenticate(request, request.query.service_token);
-      const print = buildServicePrint(snapshot);
+      const claims = authenticate(request, request.query.service_token);
+      const read = await options.pdf.readServicePrint(claims.sub);
+      if (!read) throw accountGone();
       await recordServiceRead(db, {
         tokenId: claims.jti,
         userId: claims.sub,
         action: 'print-view',
-        shown: {
-          answers: Object.keys(print.answer).filter((k) => print.answer[k] !== ''),
-          documents: Object.keys(print.document_answer),
-        },
+        shown: read.shown,
         ip: request.ip,
         at: clock.now(),
       });
-      return print;
+      return read.print;
     },
   });
 
@@ -111,8 +103,9 @@ export const serviceRoutes: FastifyPluginAsyncTypebox<ServiceRouteOptions> = asy
       },
     },
     handler: async (request, reply) => {
-      const { claims, snapshot } = await authenticate(request, request.query.service_token);
-      const rendered = await options.pdf.readServicePdf(snapshot.userId);
+      const claims = authenticate(request, request.query.service_token);
+      const rendered = await options.pdf.readServicePdf(claims.sub);
+      if (!rendered) throw accountGone();
       await recordServiceRead(db, {
         tokenId: claims.jti,
         userId: claims.sub,
@@ -121,7 +114,7 @@ export const serviceRoutes: FastifyPluginAsyncTypebox<ServiceRouteOptions> = asy
         ip: request.ip,
         at: clock.now(),
       });
-      return sendPdfAttachment(reply, rendered.bytes, snapshot.answers, snapshot.userId);
+      return sendPdfAttachment(reply, rendered.bytes, rendered.nameAnswers, claims.sub);
     },
   });
 };

@@ -2,7 +2,7 @@
 // SHA-256 (a 256-bit random key needs no slow hash), scoped read | export, revocable.
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../platform/db/connect';
-import { staffApiKeys } from '../../platform/db/schema';
+import { staffApiKeys } from './schema';
 import { generateToken, hashToken } from '../../platform/lib/crypto';
 
 export const API_KEY_SCOPES = ['read', 'export'] as const;

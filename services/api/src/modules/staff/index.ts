@@ -8,3 +8,10 @@ export {
 } from './api-keys';
 export { registerStaffArea } from './register-staff';
 export { STAFF_SETUP_TTL_MS, createStaffAccounts } from './staff-accounts';
+export {
+  staffMembers,
+  staffSessions,
+  staffLoginThrottle,
+  staffApiKeys,
+  staffExports,
+} from './schema';

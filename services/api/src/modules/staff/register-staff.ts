@@ -24,7 +24,7 @@ export interface StaffAreaDeps {
   /** The export routes need the job queue; without one they answer 503. */
   queue?: JobQueue;
   secrets: Secrets;
-  pdf: Pick<ApplicationPdfService, 'readServicePdf'>;
+  pdf: Pick<ApplicationPdfService, 'readServicePdf' | 'readServicePrint'>;
 }
 
 export async function registerStaffArea(app: FastifyInstance, deps: StaffAreaDeps): Promise<void> {
@@ -58,7 +58,6 @@ export async function registerStaffArea(app: FastifyInstance, deps: StaffAreaDep
     config,
     db,
     clock,
-    encryptionKey: secrets.encryptionKey,
     accounts,
     cookies,
     pdf: deps.pdf,

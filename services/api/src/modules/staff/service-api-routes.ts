@@ -2,7 +2,6 @@
 // `Authorization: Bearer <API key>` (created by `npm run cli -- staff api-key create`).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { eq } from 'drizzle-orm';
 import {
   ErrorResponse,
   PRINT_VIEW_PATH,
@@ -16,7 +15,7 @@ import {
 } from '@admissions/api-contract';
 import type { Config } from '../../platform/config';
 import type { Db } from '../../platform/db/connect';
-import { users } from '../../platform/db/schema';
+import { findAccountById } from '../auth';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
 import { publicRouteLimit } from '../../platform/http/security';
@@ -68,11 +67,7 @@ export const serviceApiRoutes: FastifyPluginAsyncTypebox<ServiceApiRouteOptions>
     },
     handler: async (request) => {
       const key = await authenticate(request, ['read', 'export']);
-      const [user] = await db
-        .select({ id: users.id })
-        .from(users)
-        .where(eq(users.id, request.body.application_id))
-        .limit(1);
+      const user = await findAccountById(db, request.body.application_id);
       if (!user) throw new AppError(404, 'NOT_FOUND', STAFF_MESSAGES.notFound);
       const ttl = request.body.ttl_seconds;
       const { token, claims } = mintServiceToken(options.serviceTokenKey, {

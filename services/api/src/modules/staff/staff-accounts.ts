@@ -5,7 +5,7 @@ import { authenticator } from 'otplib';
 import { STAFF_MESSAGES, MESSAGES, type StaffRole } from '@admissions/api-contract';
 import { isValidEmail, normalizeEmail, validateAuthForm } from '@admissions/form';
 import type { Db } from '../../platform/db/connect';
-import { staffLoginThrottle, staffMembers } from '../../platform/db/schema';
+import { staffLoginThrottle, staffMembers } from './schema';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
 import { generateToken, hashToken, seal, unseal } from '../../platform/lib/crypto';

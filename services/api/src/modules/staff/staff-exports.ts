@@ -13,7 +13,8 @@ import {
   type StaffExportResponse,
 } from '@admissions/api-contract';
 import type { Database } from '../../platform/db/connect';
-import { staffExports } from '../../platform/db/schema';
+import { staffExports } from './schema';
+import { applications } from '../application';
 import type { JobQueue } from '../../platform/queue/job-queue';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
@@ -138,7 +139,7 @@ export function createStaffExports(deps: StaffExportDeps) {
       if (body.filters.status) filters.push(sql`a.staff_status = ${body.filters.status}`);
       const where = filters.length === 0 ? sql`TRUE` : sql.join(filters, sql` AND `);
       const selection = await db.execute<{ id: string }>(
-        sql`SELECT a.user_id AS id FROM applications a WHERE ${where} ORDER BY a.user_id`,
+        sql`SELECT a.user_id AS id FROM ${applications} a WHERE ${where} ORDER BY a.user_id`,
       );
       const ids = selection.rows.map((r) => r.id);
       const [row] = await db

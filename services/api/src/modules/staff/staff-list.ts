@@ -11,6 +11,8 @@ import type {
   StaffSort,
 } from '@admissions/api-contract';
 import type { Db } from '../../platform/db/connect';
+import { applications } from '../application';
+import { users } from '../auth';
 
 export const STAFF_PAGE_SIZE_DEFAULT = 25;
 const MAX_WORDS = 8;
@@ -58,7 +60,7 @@ export async function listStaffApplications(
     // Without a search, one index-only range count per status (applications_staff_status_idx)
     // is several times cheaper than hashing every row's status.
     const per = (status: string) =>
-      sql`(SELECT count(*) FROM applications a WHERE a.staff_status = ${status} AND ${whereOf(filters)})`;
+      sql`(SELECT count(*) FROM ${applications} a WHERE a.staff_status = ${status} AND ${whereOf(filters)})`;
     const counted = await db.execute<Record<keyof typeof counts, string | number>>(sql`
       SELECT ${per('started')} AS started, ${per('validating')} AS validating,
         ${per('submitted')} AS submitted`);
@@ -71,7 +73,7 @@ export async function listStaffApplications(
   } else {
     // With a search, the trigram index finds the few matching rows once.
     const counted = await db.execute<{ status: string; n: string | number }>(sql`
-      SELECT a.staff_status AS status, count(*) AS n FROM applications a
+      SELECT a.staff_status AS status, count(*) AS n FROM ${applications} a
       WHERE ${whereOf(filters)} GROUP BY a.staff_status`);
     for (const row of counted.rows) {
       if (row.status in counts) counts[row.status as keyof typeof counts] = Number(row.n);
@@ -104,9 +106,9 @@ export async function listStaffApplications(
               a.answer->>'entry_term' AS entry_term, a.answer->>'applied_major' AS major
             FROM (
               -- The page is found on applications alone; only its rows meet users.
-              SELECT a.* FROM applications a WHERE ${whereOf(withStatus)}
+              SELECT a.* FROM ${applications} a WHERE ${whereOf(withStatus)}
               ORDER BY ${order} LIMIT ${pageSize} OFFSET ${offset}
-            ) a JOIN users u ON u.id = a.user_id
+            ) a JOIN ${users} u ON u.id = a.user_id
             ORDER BY ${order}`)
         ).rows;
   return {

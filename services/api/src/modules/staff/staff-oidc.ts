@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import type { StaffRole } from '@admissions/api-contract';
 import type { StaffOidcConfig } from '../../platform/config';
 import type { Db } from '../../platform/db/connect';
-import { staffMembers } from '../../platform/db/schema';
+import { staffMembers } from './schema';
 import { seal, unseal } from '../../platform/lib/crypto';
 
 export const OIDC_COOKIE = 'staff_oidc';

@@ -5,7 +5,6 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { eq } from 'drizzle-orm';
 import {
   ErrorResponse,
   MESSAGES,
@@ -28,13 +27,11 @@ import {
 } from '@admissions/api-contract';
 import type { Config } from '../../platform/config';
 import type { Db } from '../../platform/db/connect';
-import { documentConversions } from '../../platform/db/schema';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
 import { publicRouteLimit } from '../../platform/http/security';
-import { readApplicationSnapshot } from '../print';
-import { buildServicePrint } from '../print';
 import type { ApplicationPdfService } from '../print';
+import { createDocumentStore } from '../documents';
 import { PdfAttachmentResponse, sendPdfAttachment } from '../print';
 import { recordServiceRead } from '../service';
 import type { StaffAccounts } from './staff-accounts';
@@ -54,14 +51,13 @@ export interface StaffRouteOptions {
   config: Config;
   db: Db;
   clock: Clock;
-  encryptionKey: Buffer;
   accounts: StaffAccounts;
   cookies: StaffCookieSettings;
   /** null when STAFF_OIDC_ISSUER is not set. */
   oidc: StaffOidc | null;
   /** null without a job queue (an app built without one): the export routes answer 503. */
   exports: StaffExports | null;
-  pdf: Pick<ApplicationPdfService, 'readServicePdf'>;
+  pdf: Pick<ApplicationPdfService, 'readServicePdf' | 'readServicePrint'>;
 }
 
 const authErrors = { 401: ErrorResponse, 403: ErrorResponse, ...commonErrors };
@@ -249,27 +245,21 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
     },
     handler: async (request) => {
       const user = currentStaff(request);
-      const snapshot = await readApplicationSnapshot(db, options.encryptionKey, request.params.id);
-      if (!snapshot) throw new AppError(404, 'NOT_FOUND', STAFF_MESSAGES.notFound);
-      const print = buildServicePrint(snapshot);
-      const conversions = await db
-        .select()
-        .from(documentConversions)
-        .where(eq(documentConversions.userId, snapshot.userId));
+      const userId = request.params.id;
+      const read = await options.pdf.readServicePrint(userId);
+      if (!read) throw new AppError(404, 'NOT_FOUND', STAFF_MESSAGES.notFound);
+      const conversions = await createDocumentStore(db).listConversions(userId);
       await recordServiceRead(db, {
         tokenId: `staff:${randomBytes(9).toString('base64url')}`,
-        userId: snapshot.userId,
+        userId,
         action: 'print-view',
-        shown: {
-          answers: Object.keys(print.answer).filter((k) => print.answer[k] !== ''),
-          documents: Object.keys(print.document_answer),
-        },
+        shown: read.shown,
         ip: request.ip,
         at: clock.now(),
         staff: { id: user.staffId, email: user.email },
       });
       return {
-        print,
+        print: read.print,
         documents: conversions
           .map((c) => ({
             answer_key: c.answerKey,
@@ -278,7 +268,7 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
             message: c.message,
           }))
           .sort((a, b) => a.answer_key.localeCompare(b.answer_key)),
-        pdf_url: STAFF_ROUTES.applicationPdf.replace(':id', snapshot.userId),
+        pdf_url: STAFF_ROUTES.applicationPdf.replace(':id', userId),
       };
     },
   });
@@ -296,19 +286,18 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
     },
     handler: async (request, reply) => {
       const user = currentStaff(request);
-      const snapshot = await readApplicationSnapshot(db, options.encryptionKey, request.params.id);
-      if (!snapshot) throw new AppError(404, 'NOT_FOUND', STAFF_MESSAGES.notFound);
-      const rendered = await options.pdf.readServicePdf(snapshot.userId);
+      const rendered = await options.pdf.readServicePdf(request.params.id);
+      if (!rendered) throw new AppError(404, 'NOT_FOUND', STAFF_MESSAGES.notFound);
       await recordServiceRead(db, {
         tokenId: `staff:${randomBytes(9).toString('base64url')}`,
-        userId: snapshot.userId,
+        userId: request.params.id,
         action: 'pdf',
         shown: rendered.shown,
         ip: request.ip,
         at: clock.now(),
         staff: { id: user.staffId, email: user.email },
       });
-      return sendPdfAttachment(reply, rendered.bytes, snapshot.answers, snapshot.userId);
+      return sendPdfAttachment(reply, rendered.bytes, rendered.nameAnswers, request.params.id);
     },
   });
 

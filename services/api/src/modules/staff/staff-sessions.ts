@@ -5,7 +5,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StaffRole } from '@admissions/api-contract';
 import type { Db } from '../../platform/db/connect';
-import { staffMembers, staffSessions } from '../../platform/db/schema';
+import { staffMembers, staffSessions } from './schema';
 import { generateToken, hashToken } from '../../platform/lib/crypto';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../auth';
 

@@ -66,10 +66,3 @@ export async function openCliDatabaseAt(
 ): Promise<Database> {
   return openDatabase({ databaseUrl: target.url, dataDir: config.dataDir, poolSize });
 }
-
-/** " — it holds no applications yet" when the opened database is empty, else "". */
-export async function describeEmptiness(database: Database): Promise<string> {
-  const result = await database.executeSql('SELECT count(*)::int AS n FROM applications');
-  const count = Number(result.rows[0]?.n ?? 0);
-  return count === 0 ? ' That database holds no applications yet.' : '';
-}

@@ -6,9 +6,9 @@ import pg from 'pg';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { PGLITE_EXTENSIONS } from './pglite-extensions';
-import * as schema from './schema';
-
-export type Db = NodePgDatabase<typeof schema>;
+// No schema is registered: the relational `db.query` API is not used, so the platform needs no
+// module's tables (each module owns its own, modules/<feature>/schema.ts).
+export type Db = NodePgDatabase;
 
 export interface SqlResult {
   rows: Record<string, unknown>[];
@@ -32,12 +32,14 @@ export interface DatabaseOptions {
   /** An already open PGlite (tests load a migrated snapshot). */
   pglite?: PGlite;
   poolSize?: number;
+  /** Called with the text of every statement drizzle sends (tests count reads with it). */
+  logQuery?: (query: string) => void;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl && !options.pglite) return openPostgres(options.databaseUrl, options);
   const client = options.pglite ?? (await createPglite(options.dataDir));
-  return wrapPglite(client);
+  return wrapPglite(client, options.logQuery);
 }
 
 async function createPglite(dataDir: string): Promise<PGlite> {
@@ -51,10 +53,13 @@ async function createPglite(dataDir: string): Promise<PGlite> {
   return client;
 }
 
-export function wrapPglite(client: PGlite): Database {
+const queryLogger = (logQuery: ((query: string) => void) | undefined) =>
+  logQuery ? { logger: { logQuery: (query: string) => logQuery(query) } } : {};
+
+export function wrapPglite(client: PGlite, logQuery?: (query: string) => void): Database {
   // PGlite runs one statement at a time; drizzle's NodePg and Pglite databases share the
   // PgDatabase query API, so the app sees one type.
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = drizzlePglite(client, queryLogger(logQuery)) as unknown as Db;
   return {
     driver: 'pglite',
     pglite: client,
@@ -87,7 +92,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
-  const db = drizzlePg(pool, { schema });
+  const db = drizzlePg(pool, queryLogger(options.logQuery));
   return {
     driver: 'postgres',
     db,

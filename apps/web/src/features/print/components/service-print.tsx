@@ -1,13 +1,11 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { Button, Container, Stack, Text, Title } from '@mantine/core';
 import type { ServicePrintResponse } from '@admissions/api-contract';
-import { APPLICATION_DEFINITION } from '@admissions/form';
-import { buildAnswerView, type ApplicationCover } from '@admissions/answer-view';
+import type { ApplicationCover } from '@admissions/answer-view';
 import { PrintView } from '@admissions/answer-view/web';
 import { SERVICE_TOKEN_PARAM } from '../../../config/paths';
 import { ServerError } from '../../../shared/api/errors';
-import { getPartner } from '../../../shared/lib/partner';
 import { setServiceUser } from '../../../shared/lib/session';
 import { FullScreenLoader } from '../../../shared/ui/full-screen-loader';
 import { useServicePrint } from '../api/get-service-print';
@@ -64,18 +62,11 @@ export function ServicePrint() {
   return <PrintedApplication data={print.data} />;
 }
 
-function PrintedApplication({ data }: { data: ServicePrintResponse }) {
-  const view = useMemo(
-    () =>
-      buildAnswerView(APPLICATION_DEFINITION, data.answer, {
-        partner: getPartner(),
-        addAnother: data.add_another,
-        tabs: data.tabs,
-        documents: data.document_answer,
-        audience: 'service',
-      }),
-    [data],
-  );
+/**
+ * The application as the server built it: the view model arrives finished (answers hidden,
+ * formatted and masked once, on the server, as for the staff PDF); this only lays it out.
+ */
+export function PrintedApplication({ data }: { data: ServicePrintResponse }) {
   const [generatedAt] = useState(() => new Date().toISOString());
   const cover: ApplicationCover = {
     applicantName: data.applicant.name,
@@ -91,7 +82,7 @@ function PrintedApplication({ data }: { data: ServicePrintResponse }) {
   return (
     <>
       <title>{title}</title>
-      <PrintView view={view} cover={cover} />
+      <PrintView view={data.view} cover={cover} />
     </>
   );
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "application_pdfs" ADD COLUMN "shown" jsonb;

@@ -1,0 +1,80 @@
+// The application module's tables. Only this module writes them: `applications` carries the
+// version every cache of an application keys on (application-store.ts applies the rule once).
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { at } from '../../platform/db/columns';
+// Schema files import each other directly (not through the index): drizzle-kit loads them alone.
+import { users } from '../auth/schema';
+
+/** One application per confirmed account. */
+export const applications = pgTable(
+  'applications',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    answer: jsonb('answer')
+      .$type<Record<string, string>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    /** SSN and alien registration number, each sealed with AES-256-GCM (docs/design-decisions.md, 7). */
+    sensitive: jsonb('sensitive')
+      .$type<Record<string, string>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    lastPage: text('last_page'),
+    webStatus: text('web_status')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** The latest error map the SPA posted while validating. */
+    validations: jsonb('validations')
+      .$type<Record<string, string[]>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    addAnother: jsonb('add_another')
+      .$type<Record<string, number>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    tabs: jsonb('tabs')
+      .$type<Record<string, string>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    /** Bumped by every change of content, so caches (PDFs, exports) know what is stale. */
+    version: integer('version').notNull().default(1),
+    submittedAt: at('submitted_at'),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+    /**
+     * The staff list's search text: name keys and e-mail folded by staff_fold() (lowercase, no
+     * accents). Kept by a trigger (migration 0005_staff) on every write of `answer`, so every write
+     * path — autosave, prefill, submit — keeps it current, and concurrent saves of different name
+     * keys cannot leave it stale.
+     */
+    staffSearchText: text('staff_search_text').notNull().default(''),
+    /** The staff list's name order ("last first", folded), kept by the same trigger. */
+    staffSortName: text('staff_sort_name').notNull().default(''),
+    /** started | validating | submitted, derived from the row so counts can use an index. */
+    staffStatus: text('staff_status').generatedAlwaysAs(
+      sql`CASE WHEN submitted_at IS NOT NULL THEN 'submitted' WHEN 'validating' = ANY(web_status) THEN 'validating' ELSE 'started' END`,
+    ),
+  },
+  (t) => [
+    index('applications_staff_search_idx').using('gin', t.staffSearchText.op('gin_trgm_ops')),
+    index('applications_staff_status_idx').on(
+      t.staffStatus,
+      t.submittedAt.desc().nullsLast(),
+      t.userId,
+    ),
+    index('applications_staff_sort_name_idx').on(t.staffSortName, t.userId),
+    index('applications_staff_submitted_idx').on(t.submittedAt.desc().nullsLast(), t.userId),
+  ],
+);
+
+/** Prefilled answer sets reached by a random link token (GET /public/tmp). */
+export const temporaryAnswers = pgTable('temporary_answers', {
+  tokenHash: text('token_hash').primaryKey(),
+  answer: jsonb('answer').$type<Record<string, string>>().notNull(),
+  expiresAt: at('expires_at').notNull(),
+  createdAt: at('created_at').notNull().defaultNow(),
+});

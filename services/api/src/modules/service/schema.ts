@@ -1,0 +1,32 @@
+// The service module's table: the staff read audit. Only this module writes it.
+import { sql } from 'drizzle-orm';
+import { bigserial, check, index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { at } from '../../platform/db/columns';
+
+/**
+ * Every staff read (docs/design-decisions.md, 8): which token read which applicant, when, and which answer and
+ * document keys it was shown, never their values. Append-only: a trigger (migration
+ * 0004_print_and_pdf) refuses UPDATE, DELETE and TRUNCATE. No foreign key to users, so deleting
+ * an account neither deletes nor is blocked by its audit trail.
+ */
+export const serviceAudit = pgTable(
+  'service_audit',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    tokenId: text('token_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    /** 'print-view' (GET /service/tmp-pdf) or 'pdf' (GET /service/pdf). */
+    action: text('action').notNull(),
+    shown: jsonb('shown').$type<{ answers: string[]; documents: string[] }>().notNull(),
+    ip: text('ip'),
+    createdAt: at('created_at').notNull().defaultNow(),
+    /** The staff member who read (staff area), or null for a token handed out by the CLI or API. */
+    staffId: uuid('staff_id'),
+    staffEmail: text('staff_email'),
+  },
+  (t) => [
+    index('service_audit_user_idx').on(t.userId, t.createdAt),
+    index('service_audit_token_idx').on(t.tokenId),
+    check('service_audit_action_check', sql`${t.action} IN ('print-view', 'pdf')`),
+  ],
+);
