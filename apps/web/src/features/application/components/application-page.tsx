@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { startTransition, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { Button, Group, Title, VisuallyHidden } from '@mantine/core';
 import {
@@ -82,6 +82,25 @@ function useFocusHash(heading: React.RefObject<HTMLHeadingElement | null>) {
   }, [hash, key, heading]);
 }
 
+/** How many sections the first commit of a page holds: about a phone screen's worth. */
+const FIRST_SECTIONS = 1;
+
+/**
+ * How many of a page's sections to render. A whole page (up to 170 fields) in one commit kept the
+ * first paint waiting for all of it and then blocked the main thread for one long task; the
+ * first section paints at once and the others follow one per transition, each a short commit
+ * the browser can interleave with input. A `#question` link needs its target at once: all then.
+ */
+function useRevealedSections(total: number, revealAll: boolean): number {
+  const [revealed, setRevealed] = useState(FIRST_SECTIONS);
+  const done = revealAll || revealed >= total;
+  useEffect(() => {
+    if (done) return;
+    startTransition(() => setRevealed((count) => count + 1));
+  }, [done, revealed]);
+  return done ? total : revealed;
+}
+
 /** One step of the application, rendered from the definition. */
 export function ApplicationPage({ pageId }: { pageId: PageId }) {
   const app = useApplication();
@@ -89,6 +108,9 @@ export function ApplicationPage({ pageId }: { pageId: PageId }) {
   const announcement = useAnnouncedQuestions(page?.sections ?? [], app.visibleKeys);
   const heading = useRef<HTMLHeadingElement>(null);
   useFocusHash(heading);
+  const { hash } = useLocation();
+  const sectionCount = page?.sections.length ?? 0;
+  const revealed = useRevealedSections(sectionCount, hash !== '');
   if (!page) return null;
 
   const errorKeys = Object.keys(app.errors);
@@ -115,7 +137,7 @@ export function ApplicationPage({ pageId }: { pageId: PageId }) {
       <VisuallyHidden aria-live="polite" role="status">
         {announcement}
       </VisuallyHidden>
-      {page.sections.map((section) => {
+      {page.sections.slice(0, revealed).map((section) => {
         const repeat = section.repeat;
         const group = repeat ? findGroup(repeat.group) : undefined;
         if (!repeat || !group) return <SectionView key={section.id} section={section} />;
@@ -136,7 +158,8 @@ export function ApplicationPage({ pageId }: { pageId: PageId }) {
           </div>
         );
       })}
-      <PageActions pageId={pageId} />
+      {/* Below the last section only once it is there: a button that moves down is a layout shift. */}
+      {revealed === sectionCount && <PageActions pageId={pageId} />}
     </div>
   );
 }

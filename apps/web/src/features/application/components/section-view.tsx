@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Stack, Text, Title } from '@mantine/core';
 import {
   APPLICATION_DEFINITION,
@@ -35,7 +36,9 @@ function groupItems(questions: readonly Question[]): Item[] {
   return items;
 }
 
-export function SectionView({ section }: { section: Section }) {
+// Memoised: while a page reveals its sections one by one (application-page.tsx), the sections
+// already shown are not rendered again at each step; answers still reach them through the context.
+export const SectionView = memo(function SectionView({ section }: { section: Section }) {
   const app = useApplication();
   const items = groupItems(section.questions).filter((item) =>
     item.kind === 'question'
@@ -71,4 +74,4 @@ export function SectionView({ section }: { section: Section }) {
       </Stack>
     </section>
   );
-}
+});
