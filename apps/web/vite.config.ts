@@ -2,7 +2,9 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { writeChunkMap } from './build-tools/chunk-map';
 import { precompressAssets } from './build-tools/precompress-assets';
+import { preloadRouteChunks, ROUTE_MODULES } from './build-tools/preload-route-chunks';
 import { trimSubdivisions } from './build-tools/trim-subdivisions';
+import { defineSensitiveKeys } from './build-tools/sensitive-keys';
 // By path rather than package name: Vite loads its config with Node, which runs no TypeScript
 // from node_modules (workspace packages are linked there); a relative import is bundled instead.
 import { SUBDIVISION_COUNTRIES } from '../../packages/form/src/subdivision-countries';
@@ -22,7 +24,14 @@ const VENDOR_CHUNKS: readonly (readonly [name: string, pattern: RegExp])[] = [
 ];
 
 export default defineConfig({
-  plugins: [react(), trimSubdivisions(SUBDIVISION_COUNTRIES), writeChunkMap(), precompressAssets()],
+  define: defineSensitiveKeys(),
+  plugins: [
+    react(),
+    trimSubdivisions(SUBDIVISION_COUNTRIES),
+    writeChunkMap(),
+    preloadRouteChunks(ROUTE_MODULES),
+    precompressAssets(),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,8 +1,10 @@
 import { defineProject } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { defineSensitiveKeys } from './build-tools/sensitive-keys';
 
 // The SPA's unit level: real routes inside the real providers under jsdom, with fetch stubbed.
 export default defineProject({
+  define: defineSensitiveKeys(),
   plugins: [react()],
   test: {
     name: 'web',

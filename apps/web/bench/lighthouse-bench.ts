@@ -2,7 +2,7 @@
 // served by the real API server, plus the first-page JavaScript against its budget (issue #9).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -24,6 +24,8 @@ const LIGHTHOUSE_VERSION = (
 const WEB_ROOT = path.resolve(import.meta.dirname, '..');
 const REPO_ROOT = path.resolve(WEB_ROOT, '../..');
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+// Where to keep each run's full report (JSON), to see what a score is made of; unset keeps none.
+const REPORT_DIR = process.env.LIGHTHOUSE_REPORT_DIR;
 // Helper A's port range on the shared development machines; the first free one is used.
 const PORTS = { first: 4100, last: 4199 };
 const PAGES = Object.keys(FIRST_PAGE_ROUTES) as FirstPage[];
@@ -125,7 +127,12 @@ async function stopApi(child: ChildProcess): Promise<void> {
 }
 
 /** Lighthouse once; a run it could not record (NO_NAVSTART, NO_FCP under load) is run again. */
-async function runLighthouse(url: string, port: number, attempts = 3): Promise<RunResult> {
+async function runLighthouse(
+  url: string,
+  port: number,
+  reportName?: string,
+  attempts = 3,
+): Promise<RunResult> {
   const result = await lighthouse(url, {
     port,
     output: 'json',
@@ -135,8 +142,12 @@ async function runLighthouse(url: string, port: number, attempts = 3): Promise<R
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}.`);
   const { lhr } = result;
   if (lhr.runtimeError) {
-    if (attempts > 1) return runLighthouse(url, port, attempts - 1);
+    if (attempts > 1) return runLighthouse(url, port, reportName, attempts - 1);
     throw new Error(`Lighthouse on ${url}: ${lhr.runtimeError.message}`);
+  }
+  if (REPORT_DIR && reportName) {
+    await mkdir(REPORT_DIR, { recursive: true });
+    await writeFile(path.join(REPORT_DIR, `${reportName}.json`), JSON.stringify(lhr));
   }
   const score = (id: string) => Math.round((lhr.categories[id]?.score ?? Number.NaN) * 100);
   const metric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
@@ -196,7 +207,10 @@ async function main(): Promise<void> {
     await runLighthouse(`http://127.0.0.1:${port}/login`, chrome.port);
     for (let run = 0; run < RUNS; run += 1) {
       for (const page of PAGES) {
-        runs[page].push(await runLighthouse(`http://127.0.0.1:${port}${page}`, chrome.port));
+        const reportName = `${page.slice(1)}-${run + 1}`;
+        runs[page].push(
+          await runLighthouse(`http://127.0.0.1:${port}${page}`, chrome.port, reportName),
+        );
       }
     }
   } finally {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { constants, gzipSync } from 'node:zlib';
 import { CHUNK_MAP_FILE, type ChunkRecord } from './chunk-map';
+import { findRoutePreloadScript, ROUTE_MODULES } from './preload-route-chunks';
 
 export interface JavaScriptFile {
   file: string;
@@ -17,14 +18,11 @@ export interface RouteJavaScript {
   gzipBytes: number;
 }
 
-/**
- * The route modules each measured page loads besides the entry (see src/app/router.tsx): a form
- * page also loads its parent route, the application root.
- */
+/** The pages whose first visit is measured and budgeted (their route modules: ROUTE_MODULES). */
 export const FIRST_PAGE_ROUTES = {
-  '/login': ['src/app/routes/auth/login.tsx'],
-  '/about': ['src/app/routes/app/application-root.tsx', 'src/app/routes/app/about.tsx'],
-} as const satisfies Record<string, readonly string[]>;
+  '/login': ROUTE_MODULES['/login'],
+  '/about': ROUTE_MODULES['/about'],
+} as const;
 
 export type FirstPage = keyof typeof FIRST_PAGE_ROUTES;
 
@@ -53,8 +51,8 @@ function readChunkMap(distDir: string): ChunkRecord[] {
 
 /**
  * Every JavaScript file the browser fetches to show `page` on a first visit: the entry, the
- * chunks holding the route modules, and everything they import statically (Vite preloads those
- * in parallel). Dynamic imports are left out: they load on demand, after the page is up.
+ * chunks holding the route modules, everything they import statically (Vite preloads those
+ * in parallel), and the small script that asks for the route's files early. Dynamic imports are left out: they load on demand, after the page is up.
  */
 export function listRouteJavaScript(page: FirstPage, distDir: string = WEB_DIST): RouteJavaScript {
   const chunks = readChunkMap(distDir);
@@ -73,6 +71,9 @@ export function listRouteJavaScript(page: FirstPage, distDir: string = WEB_DIST)
     for (const imported of byFile.get(file)?.imports ?? []) visit(imported);
   };
   for (const chunk of [entry, ...routeChunks]) visit(chunk.file);
+  // index.html's classic script that starts the route's downloads (preload-route-chunks.ts).
+  const preloadScript = findRoutePreloadScript(distDir);
+  if (preloadScript) seen.add(preloadScript);
 
   const files = [...seen]
     .map((file) => {

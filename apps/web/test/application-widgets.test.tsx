@@ -11,7 +11,7 @@ import {
 import { setServiceUser } from '../src/shared/lib/session';
 import { MARKER_COOKIE, setLoginMarker, stubFetch, type RecordedCall } from './support/fetch-stub';
 import { PROFILE } from './support/profile';
-import { renderApp } from './support/render-app';
+import { findCompleteFormPage, renderApp } from './support/render-app';
 
 const SLOW = { timeout: 8000 };
 const started = [{ web_status: 'started' }];
@@ -128,7 +128,8 @@ describe('add-another and tabs', () => {
       'PUT /api/tabs': { body: { message: 'Saved.' } },
     });
     const { user } = renderApp({ path: '/education' });
-    const tabs = await screen.findAllByRole('tab', { name: 'Type Your Response' }, SLOW);
+    await findCompleteFormPage();
+    const tabs = screen.getAllByRole('tab', { name: 'Type Your Response' });
     await user.click(tabs[tabs.length - 1] as HTMLElement);
     expect(callsTo(calls, 'PUT', '/api/tabs')).toEqual([
       { tab_id: 'personal_statement', chosen_tab: 'essay' },
@@ -148,7 +149,8 @@ describe('pasting into a text area', () => {
       'PUT /api/tabs': { body: { message: 'Saved.' } },
     });
     const { user } = renderApp({ path: '/education' });
-    const tabs = await screen.findAllByRole('tab', { name: 'Type Your Response' }, SLOW);
+    await findCompleteFormPage();
+    const tabs = screen.getAllByRole('tab', { name: 'Type Your Response' });
     await user.click(tabs[tabs.length - 1] as HTMLElement);
     const panel = await screen.findByRole('tabpanel');
     const essay = within(panel).getByRole('textbox');
@@ -251,6 +253,7 @@ describe('per-field errors while validating', () => {
     });
     renderApp({ path: '/education' });
     await screen.findByTestId('missing-summary', undefined, SLOW);
+    await findCompleteFormPage();
     const term = document.querySelector<HTMLSelectElement>('#entry_term');
     expect(term).toHaveAttribute('aria-invalid', 'true');
     expect(term).toHaveAccessibleDescription('When do you plan to enroll?');

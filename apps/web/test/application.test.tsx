@@ -14,7 +14,7 @@ import {
 import { isAlertActive } from '../src/features/layout/components/date-alert';
 import { setLoginMarker, stubFetch, type RecordedCall } from './support/fetch-stub';
 import { PROFILE } from './support/profile';
-import { renderApp } from './support/render-app';
+import { findCompleteFormPage, renderApp } from './support/render-app';
 import { typeCheck } from './support/type-check';
 
 const SLOW = { timeout: 8000 };
@@ -29,7 +29,9 @@ const answerPuts = (calls: RecordedCall[]) =>
   calls.filter((c) => c.method === 'PUT' && c.url === '/api/answer').map((c) => c.body);
 
 async function findPageTitle(name: string) {
-  return screen.findByRole('heading', { level: 1, name }, SLOW);
+  const title = await screen.findByRole('heading', { level: 1, name }, SLOW);
+  await findCompleteFormPage();
+  return title;
 }
 
 describe('the input registry', () => {

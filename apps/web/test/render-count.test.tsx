@@ -10,7 +10,7 @@ import type {
 import type * as Registry from '../src/features/application/inputs/registry';
 import { setLoginMarker, stubFetch } from './support/fetch-stub';
 import { PROFILE } from './support/profile';
-import { renderApp } from './support/render-app';
+import { findCompleteFormPage, renderApp } from './support/render-app';
 
 /** Commits per question, keyed by question key; filled by one <Profiler> around each question. */
 const commits = new Map<string, number>();
@@ -52,6 +52,8 @@ async function openAboutYou(profile: ProfileResponse | undefined) {
   }
   const view = renderApp({ path: '/about' });
   await screen.findByRole('heading', { level: 1, name: 'About You' }, SLOW);
+  // The page's sections are revealed one per transition: count only once all are in.
+  await findCompleteFormPage();
   // Let the start-up work (web status, last page) settle before counting.
   await waitFor(() => expect(document.getElementById('first_name')).toBeInTheDocument());
   await new Promise((resolve) => setTimeout(resolve, 50));

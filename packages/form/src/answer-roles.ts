@@ -20,20 +20,23 @@ export function isIdentifierQuestion(question: Question): boolean {
   return question.sensitive === 'identifier';
 }
 
+// Marked pure: computed from the definition, they must not pull it into pages that never use
+// them (/login's budget).
+
 /** Never carried in navigation state or prefill links, never logged: SSN, A-Number, disclosures. */
-export const SENSITIVE_ANSWER_KEYS: readonly string[] = ownedKeysWhere(
+export const SENSITIVE_ANSWER_KEYS: readonly string[] = /* @__PURE__ */ ownedKeysWhere(
   APPLICATION_DEFINITION,
   (q) => q.sensitive !== undefined,
 );
 
 /** Sealed at rest (docs/design-decisions.md, 7) and masked for staff: SSN and A-Number. */
-export const IDENTIFIER_ANSWER_KEYS: readonly string[] = ownedKeysWhere(
+export const IDENTIFIER_ANSWER_KEYS: readonly string[] = /* @__PURE__ */ ownedKeysWhere(
   APPLICATION_DEFINITION,
   isIdentifierQuestion,
 );
 
 /** Never in a prefill link (docs/design-decisions.md, 9): the sensitive and disciplinary answers. */
-export const PREFILL_REFUSED_ANSWER_KEYS: readonly string[] = ownedKeysWhere(
+export const PREFILL_REFUSED_ANSWER_KEYS: readonly string[] = /* @__PURE__ */ ownedKeysWhere(
   APPLICATION_DEFINITION,
   (q) => q.sensitive !== undefined || q.neverPrefilled === true,
 );
@@ -63,4 +66,5 @@ function findApplicantNameKeys(definition: ApplicationDefinition): ApplicantName
 }
 
 /** The answer keys of the applicant's first, middle and last name. */
-export const APPLICANT_NAME_KEYS: ApplicantNameKeys = findApplicantNameKeys(APPLICATION_DEFINITION);
+export const APPLICANT_NAME_KEYS: ApplicantNameKeys =
+  /* @__PURE__ */ findApplicantNameKeys(APPLICATION_DEFINITION);

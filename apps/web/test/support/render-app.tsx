@@ -1,4 +1,4 @@
-import { render } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from 'react-router';
 import { App } from '../../src/app/app';
@@ -36,4 +36,12 @@ export function renderApp({ path = '/login', state, idleConfig }: RenderAppOptio
     disconnect();
   };
   return { ...view, unmount, router, queryClient, user };
+}
+
+/**
+ * Waits until a form page has all its sections: the first paints at once and the others follow
+ * one per transition (application-page.tsx); its actions (Save…) show below the last one.
+ */
+export async function findCompleteFormPage(timeout = 15_000): Promise<void> {
+  await screen.findByRole('button', { name: /^Save( and Continue)?$/ }, { timeout });
 }

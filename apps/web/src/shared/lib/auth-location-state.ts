@@ -1,5 +1,3 @@
-import { stripSensitiveAnswers } from '@admissions/form';
-
 /**
  * What auth screens (and the application pages) pass each other in navigation state.
  * `answers` are what an anonymous visitor typed; they ride along until they can be saved.
@@ -35,10 +33,18 @@ function readAnswers(value: unknown): Record<string, string> | undefined {
   return answers;
 }
 
+declare const __SENSITIVE_ANSWER_KEYS__: readonly string[];
+/** The definition's sensitive keys, inlined at build time (build-tools/sensitive-keys.ts). */
+const SENSITIVE_KEYS: ReadonlySet<string> = new Set(__SENSITIVE_ANSWER_KEYS__);
+
 /** State for a link to another screen: only the answers, never SSN-like keys (browser history). */
 export function buildCarriedState(
   answers: Record<string, string> | undefined,
   extra: Omit<AuthLocationState, 'answers'> = {},
 ): AuthLocationState {
-  return answers ? { ...extra, answers: stripSensitiveAnswers(answers) } : { ...extra };
+  if (!answers) return { ...extra };
+  const kept = Object.fromEntries(
+    Object.entries(answers).filter(([key]) => !SENSITIVE_KEYS.has(key)),
+  );
+  return { ...extra, answers: kept };
 }

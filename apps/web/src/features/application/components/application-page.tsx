@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { startTransition, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { Button, Group, Title, VisuallyHidden } from '@mantine/core';
 import {
@@ -110,6 +110,25 @@ function countBlocks(
   );
 }
 
+/** How many sections the first commit of a page holds: about a phone screen's worth. */
+const FIRST_SECTIONS = 1;
+
+/**
+ * How many of a page's sections to render. A whole page (up to 170 fields) in one commit kept the
+ * first paint waiting for all of it and then blocked the main thread for one long task; the
+ * first section paints at once and the others follow one per transition, each a short commit
+ * the browser can interleave with input. A `#question` link needs its target at once: all then.
+ */
+function useRevealedSections(total: number, revealAll: boolean): number {
+  const [revealed, setRevealed] = useState(FIRST_SECTIONS);
+  const done = revealAll || revealed >= total;
+  useEffect(() => {
+    if (done) return;
+    startTransition(() => setRevealed((count) => count + 1));
+  }, [done, revealed]);
+  return done ? total : revealed;
+}
+
 /** One step of the application, rendered from the definition. */
 export function ApplicationPage({ pageId }: { pageId: PageId }) {
   const page = APPLICATION_DEFINITION.pages.find((p) => p.id === pageId);
@@ -125,6 +144,9 @@ export function ApplicationPage({ pageId }: { pageId: PageId }) {
     (view) => countBlocks(groups, view, addAnother),
     isShallowEqual,
   );
+  const { hash } = useLocation();
+  const sectionCount = page?.sections.length ?? 0;
+  const revealed = useRevealedSections(sectionCount, hash !== '');
   if (!page) return null;
   const countFor = (group: RepeatGroup) => blockCounts[groups.indexOf(group)] ?? 0;
 
@@ -136,7 +158,7 @@ export function ApplicationPage({ pageId }: { pageId: PageId }) {
       <VisuallyHidden aria-live="polite" role="status">
         {announcement}
       </VisuallyHidden>
-      {page.sections.map((section) => {
+      {page.sections.slice(0, revealed).map((section) => {
         const repeat = section.repeat;
         const group = repeat ? groups.find((g) => g.id === repeat.group) : undefined;
         if (!repeat || !group) return <SectionView key={section.id} section={section} />;
@@ -160,7 +182,8 @@ export function ApplicationPage({ pageId }: { pageId: PageId }) {
           </div>
         );
       })}
-      <PageActions pageId={pageId} />
+      {/* Below the last section only once it is there: a button that moves down is a layout shift. */}
+      {revealed === sectionCount && <PageActions pageId={pageId} />}
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Stack, Text, Title } from '@mantine/core';
 import {
   APPLICATION_DEFINITION,
@@ -35,7 +36,9 @@ function groupItems(questions: readonly Question[]): Item[] {
   return items;
 }
 
-export function SectionView({ section }: { section: Section }) {
+// Memoised: while a page reveals its sections one by one (application-page.tsx), the sections
+// already shown are not rendered again at each step; each subscribes to what it shows itself.
+export const SectionView = memo(function SectionView({ section }: { section: Section }) {
   const all = groupItems(section.questions);
   // Which items show, as one string: the section re-renders only when that changes.
   const shown = useAnswersSelector((view) =>
@@ -78,4 +81,4 @@ export function SectionView({ section }: { section: Section }) {
       </Stack>
     </section>
   );
-}
+});
