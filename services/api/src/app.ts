@@ -247,6 +247,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.queue ? { queue: deps.queue } : {}),
     secrets: deps.secrets,
     pdf: pdfService,
+    partner: deps.partner,
   });
   const lookupService = createLookupService({
     database,
