@@ -16,7 +16,7 @@ interface StaffSelectProps {
 export function StaffSelect({ label, value, onChange, data }: StaffSelectProps) {
   const id = useId();
   return (
-    <Input.Wrapper label={label} labelProps={{ htmlFor: id }}>
+    <Input.Wrapper id={id} label={label}>
       <Input
         id={id}
         component="select"
