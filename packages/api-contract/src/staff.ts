@@ -220,6 +220,7 @@ export const STAFF_EXPORT_MESSAGES = {
   notReady: 'This export has not finished.',
   interrupted: 'The server stopped before this export finished. Please start it again.',
   expired: 'This export was deleted after 7 days. Please start a new one.',
+  unaudited: 'This export was made before downloads were recorded. Please start a new one.',
 } as const;
 
 /** Finished exports are kept this long, then their file is deleted (the row stays, 'expired'). */

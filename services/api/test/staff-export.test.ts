@@ -2,7 +2,7 @@
 // pg-boss export job run by the in-process worker, progress, the zip and the combined PDF, and
 // incremental per exporter (a second export renders nothing that did not change).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { unzipSync } from 'fflate';
 import { authenticator } from 'otplib';
@@ -215,6 +215,14 @@ describe.each(availableDrivers())('staff exports (%s)', (driver) => {
     expect(rows[0]!.shown.answers).toEqual(expect.arrayContaining(['first_name', 'last_name']));
 
     await t.request({ method: 'GET', url: done.download_url, cookies: exporter });
+    expect(await exportRows()).toHaveLength(2);
+
+    // Without the list of what it holds (an export finished by an older version), no download.
+    const [row] = await db.select().from(staffExports).where(eq(staffExports.id, done.id));
+    rmSync(`${row!.filePath!}.audit.json`);
+    const refused = await t.request({ method: 'GET', url: done.download_url, cookies: exporter });
+    expect(refused.statusCode).toBe(410);
+    expect(refused.json<{ message: string }>().message).toBe(STAFF_EXPORT_MESSAGES.unaudited);
     expect(await exportRows()).toHaveLength(2);
   }, 120_000);
 

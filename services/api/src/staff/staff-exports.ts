@@ -261,9 +261,14 @@ export function createStaffExports(deps: StaffExportDeps) {
       if (row.status !== 'completed' || !row.filePath) {
         throw new AppError(409, 'EXPORT_NOT_READY', STAFF_EXPORT_MESSAGES.notReady);
       }
-      const audit = JSON.parse(
-        await readFile(auditFileOf(row.filePath), 'utf8'),
-      ) as ExportAuditFile;
+      let audit: ExportAuditFile;
+      try {
+        audit = JSON.parse(await readFile(auditFileOf(row.filePath), 'utf8')) as ExportAuditFile;
+      } catch {
+        // Finished by a version that did not list its applications: a download that cannot be
+        // audited is refused.
+        throw new AppError(410, 'EXPORT_UNAUDITED', STAFF_EXPORT_MESSAGES.unaudited);
+      }
       const tokenId = `export:${row.id}:${randomBytes(6).toString('base64url')}`;
       const at = clock.now();
       for (let i = 0; i < audit.applications.length; i += AUDIT_CHUNK) {

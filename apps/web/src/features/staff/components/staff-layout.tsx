@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import { AppShell, Anchor, Button, Group, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Anchor, Button, Container, Group, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { FullScreenLoader } from '../../../shared/ui/full-screen-loader';
@@ -50,9 +50,10 @@ export function StaffLayout() {
   }
 
   return (
-    <AppShell header={{ height: { base: 104, sm: 60 } }} padding="md">
-      <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="wrap" gap="xs" py={4}>
+    <>
+      {/* Not a fixed-height app shell: on a phone the header wraps onto more lines. */}
+      <header className={classes.header}>
+        <Group px="md" py="xs" justify="space-between" wrap="wrap" gap="xs">
           <Group gap="lg" wrap="wrap">
             <Text fw={700} size="lg" component="p">
               {STAFF_TITLE}
@@ -66,7 +67,7 @@ export function StaffLayout() {
               </Group>
             </nav>
           </Group>
-          <Group gap="sm">
+          <Group gap="sm" wrap="wrap">
             <Text size="sm" c="dimmed" data-testid="staff-email">
               <VisuallyHidden>Signed in as </VisuallyHidden>
               {me.data.email} ({me.data.role})
@@ -85,11 +86,11 @@ export function StaffLayout() {
             </Button>
           </Group>
         </Group>
-      </AppShell.Header>
-      <AppShell.Main>
+      </header>
+      <Container size="xl" py="md" component="main">
         <Outlet context={me.data} />
-      </AppShell.Main>
-    </AppShell>
+      </Container>
+    </>
   );
 }
 
