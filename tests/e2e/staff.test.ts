@@ -104,6 +104,14 @@ async function seedSubmittedApplicant(names: Record<string, string>): Promise<st
   }
 }
 
+/** Nothing wider than the window: on a phone the tables scroll inside their own box. */
+async function expectNoSidewaysScroll(): Promise<void> {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow, `the page is ${overflow}px wider than the window`).toBeLessThanOrEqual(0);
+}
+
 async function downloadBytes(download: Download): Promise<Buffer> {
   const file = await download.path();
   return readFile(file);
@@ -118,6 +126,7 @@ async function findReadDownloadAndExport(search: string, fullName: string, email
   await expectVisible(page.getByRole('heading', { level: 1, name: 'Applications' }));
   // The counts per status are on top.
   await expectVisible(page.getByText(/^Submitted \(\d+\)$/));
+  await expectNoSidewaysScroll();
   await a11y.check('/staff (list)');
 
   await page.getByLabel('Search by name or e-mail').fill(search);
@@ -136,6 +145,7 @@ async function findReadDownloadAndExport(search: string, fullName: string, email
   // The print view, inside the staff area, with the applicant's answers.
   await expectVisible(page.getByText('12 Elm Street', { exact: true }));
   await expectVisible(page.getByRole('heading', { level: 2, name: 'Documents' }));
+  await expectNoSidewaysScroll();
   await a11y.check('/staff/applications/:id');
 
   const [pdfDownload] = await Promise.all([
@@ -157,6 +167,7 @@ async function findReadDownloadAndExport(search: string, fullName: string, email
   await exportRow
     .and(page.locator('[data-status="completed"]'))
     .waitFor({ timeout: EXPORT_WAIT_MS });
+  await expectNoSidewaysScroll();
   await a11y.check('/staff/exports (ready)');
   const [zipDownload] = await Promise.all([
     page.waitForEvent('download'),
@@ -203,7 +214,8 @@ describe('the staff area', () => {
     await a11y.expectNone('staff-oidc');
   });
 
-  it('signs in with a local account and TOTP, finds, reads, downloads and exports', async () => {
+  it('signs in with a local account and TOTP, finds, reads, downloads and exports (on a phone)', async () => {
+    await page.setViewportSize({ width: 375, height: 800 });
     const email = await seedSubmittedApplicant({
       first_name: 'Søren',
       middle_name: '',
