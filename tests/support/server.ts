@@ -61,7 +61,7 @@ const EXIT_WITH_PARENT = fileURLToPath(new URL('./exit-with-parent.ts', import.m
 const HEALTH_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 10_000;
 
-async function findFreePort(): Promise<number> {
+export async function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
@@ -104,7 +104,11 @@ async function readOutbox(outboxDir: string): Promise<{ file: string; message: O
  */
 export async function startServer(
   env: Record<string, string> = {},
-  options: { name?: string } = {},
+  options: {
+    name?: string;
+    /** A port chosen beforehand (a test's identity provider must know the callback URL). */
+    port?: number;
+  } = {},
 ): Promise<RunningServer> {
   if (!existsSync(path.join(REPO_ROOT, 'apps/web/dist/index.html'))) {
     throw new Error(
@@ -112,7 +116,7 @@ export async function startServer(
         '(the root `npm test` and `npm run test:e2e` expect a built SPA).',
     );
   }
-  const port = await findFreePort();
+  const port = options.port ?? (await findFreePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'admissions-e2e-'));
   const outboxDir = path.join(dataDir, 'outbox');

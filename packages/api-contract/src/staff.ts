@@ -11,6 +11,8 @@ export const STAFF_ROUTES = {
   setupPage: '/staff/setup',
   oidcStart: '/staff/auth/oidc/start',
   oidcCallback: '/staff/auth/oidc/callback',
+  /** Which sign-in methods the sign-in page offers. */
+  methods: '/staff/auth/methods',
   login: '/staff/auth/login',
   totp: '/staff/auth/totp',
   setup: '/staff/auth/setup',
@@ -86,6 +88,15 @@ export const StaffSetupBody = Type.Object(
   { additionalProperties: false },
 );
 export type StaffSetupBody = Static<typeof StaffSetupBody>;
+
+export const StaffMethodsResponse = Type.Object(
+  {
+    /** An identity provider is configured: the page offers its button. */
+    oidc: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+export type StaffMethodsResponse = Static<typeof StaffMethodsResponse>;
 
 export const StaffMeResponse = Type.Object(
   {
@@ -207,7 +218,13 @@ export const STAFF_EXPORT_MESSAGES = {
   busy: 'An export of yours is still running. Please wait for it to finish.',
   notFound: 'No export of yours has this id.',
   notReady: 'This export has not finished.',
+  interrupted: 'The server stopped before this export finished. Please start it again.',
+  expired: 'This export was deleted after 7 days. Please start a new one.',
+  unaudited: 'This export was made before downloads were recorded. Please start a new one.',
 } as const;
+
+/** Finished exports are kept this long, then their file is deleted (the row stays, 'expired'). */
+export const STAFF_EXPORT_RETENTION_DAYS = 7;
 
 export const StaffExportBody = Type.Object(
   {
@@ -236,6 +253,7 @@ export const StaffExportResponse = Type.Object(
       Type.Literal('running'),
       Type.Literal('completed'),
       Type.Literal('failed'),
+      Type.Literal('expired'),
     ]),
     format: Type.Union([Type.Literal('zip'), Type.Literal('combined')]),
     selected: Type.Integer(),
@@ -245,9 +263,19 @@ export const StaffExportResponse = Type.Object(
     unchanged: Type.Integer(),
     failed: Type.Integer(),
     message: Type.String(),
+    /** The selection it was started with. */
+    filters: StaffExportBody.properties.filters,
+    created_at: Type.String(),
+    finished_at: Type.Union([Type.String(), Type.Null()]),
     /** When completed: GET it (same staff session) for the zip or the combined PDF; else ''. */
     download_url: Type.String(),
   },
   { additionalProperties: false },
 );
 export type StaffExportResponse = Static<typeof StaffExportResponse>;
+
+export const StaffExportListResponse = Type.Object(
+  { exports: Type.Array(StaffExportResponse) },
+  { additionalProperties: false },
+);
+export type StaffExportListResponse = Static<typeof StaffExportListResponse>;

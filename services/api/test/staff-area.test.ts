@@ -90,8 +90,8 @@ describe.each(availableDrivers())('staff area (%s)', (driver) => {
         answers: {
           first_name: 'Zoë',
           last_name: 'Østergaard',
-          entry_term: 'FA27',
-          applied_major: 'BIOL',
+          entry_term: '2027FA',
+          applied_major: 'BIO',
         },
       },
       { email: 'ada@example.org', answers: { first_name: 'Ada', last_name: 'Lovelace' } },
@@ -250,8 +250,9 @@ describe.each(availableDrivers())('staff area (%s)', (driver) => {
       name: 'Zoë Østergaard',
       status: 'submitted',
       submitted_at: '2026-11-20T10:00:00.000Z',
-      entry_term: 'FA27',
-      major: 'BIOL',
+      // Labels from the definition (the partner's entry terms, the majors list), not the codes.
+      entry_term: 'Fall 2027',
+      major: 'Biology',
     });
     expect((await list('q=ostergaard')).total).toBe(1);
     expect((await list('q=%C3%98STERG')).total).toBe(1);

@@ -2,11 +2,20 @@
 // pg-boss export job run by the in-process worker, progress, the zip and the combined PDF, and
 // incremental per exporter (a second export renders nothing that did not change).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, rmSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { unzipSync } from 'fflate';
 import { authenticator } from 'otplib';
-import type { StaffExportResponse } from '@admissions/api-contract';
+import {
+  STAFF_EXPORT_MESSAGES,
+  type StaffExportListResponse,
+  type StaffExportResponse,
+} from '@admissions/api-contract';
 import { users } from '../src/modules/auth';
+import { serviceAudit } from '../src/modules/service';
+import { staffExports, staffMembers } from '../src/modules/staff/schema';
+import { createLogger } from '../src/platform/logging/logger';
+import { startRuntime } from '../src/boot/runtime';
 import { createStaffAccounts } from '../src/modules/staff/staff-accounts';
 import {
   availableDrivers,
@@ -23,6 +32,7 @@ describe.each(availableDrivers())('staff exports (%s)', (driver) => {
   let exporter: Record<string, string>;
   let reader: Record<string, string>;
   let zoeId: string;
+  const secrets = new Map<string, string>();
 
   async function signIn(email: string, role: 'reader' | 'exporter') {
     const accounts = createStaffAccounts({
@@ -40,8 +50,30 @@ describe.each(availableDrivers())('staff exports (%s)', (driver) => {
     });
     const login = await post('/staff/auth/login', { email, password: STAFF_PASSWORD });
     const { secret } = login.json<{ enrol: { secret: string } }>().enrol;
+    secrets.set(email, secret);
     const code = authenticator.clone({ epoch: t.clock.now().getTime() }).generate(secret);
     const totp = await post('/staff/auth/totp', { code }, cookiesOf(login));
+    expect(totp.statusCode, totp.body).toBe(200);
+    return cookiesOf(totp);
+  }
+
+  /** A later sign-in of an enrolled member (after the clock moved past the session's life). */
+  async function signInAgain(email: string): Promise<Record<string, string>> {
+    const login = await t.request({
+      method: 'POST',
+      url: '/staff/auth/login',
+      body: { email, password: STAFF_PASSWORD },
+    });
+    expect(login.statusCode, login.body).toBe(200);
+    const code = authenticator
+      .clone({ epoch: t.clock.now().getTime() })
+      .generate(secrets.get(email)!);
+    const totp = await t.request({
+      method: 'POST',
+      url: '/staff/auth/totp',
+      body: { code },
+      cookies: cookiesOf(login),
+    });
     expect(totp.statusCode, totp.body).toBe(200);
     return cookiesOf(totp);
   }
@@ -156,4 +188,143 @@ describe.each(availableDrivers())('staff exports (%s)', (driver) => {
     });
     expect((await waitFor(forced.json<StaffExportResponse>().id, exporter)).rendered).toBe(1);
   }, 120_000);
+  it('writes one service_audit row per application in the file each time an export is downloaded', async () => {
+    const started = await t.request({
+      method: 'POST',
+      url: '/staff/api/exports',
+      cookies: exporter,
+      body: { filters: { status: 'submitted' }, format: 'zip', force: true },
+    });
+    const done = await waitFor(started.json<StaffExportResponse>().id, exporter);
+    expect(done.status, done.message).toBe('completed');
+    const db = t.runtime.database.db;
+    const exportRows = () =>
+      db
+        .select()
+        .from(serviceAudit)
+        .where(sql`${serviceAudit.tokenId} LIKE ${`export:${done.id}:%`}`);
+    expect(await exportRows()).toHaveLength(0);
+
+    const zip = await t.request({ method: 'GET', url: done.download_url, cookies: exporter });
+    expect(zip.statusCode).toBe(200);
+    const rows = await exportRows();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      userId: zoeId,
+      action: 'pdf',
+      staffEmail: 'exporter@staff.example.edu',
+    });
+    expect(rows[0]!.shown.answers).toEqual(expect.arrayContaining(['first_name', 'last_name']));
+
+    await t.request({ method: 'GET', url: done.download_url, cookies: exporter });
+    expect(await exportRows()).toHaveLength(2);
+
+    // Without the list of what it holds (an export finished by an older version), no download.
+    const [row] = await db.select().from(staffExports).where(eq(staffExports.id, done.id));
+    rmSync(`${row!.filePath!}.audit.json`);
+    const refused = await t.request({ method: 'GET', url: done.download_url, cookies: exporter });
+    expect(refused.statusCode).toBe(410);
+    expect(refused.json<{ message: string }>().message).toBe(STAFF_EXPORT_MESSAGES.unaudited);
+    expect(await exportRows()).toHaveLength(2);
+  }, 120_000);
+
+  it('deletes an export file after the retention period and says so; the download answers 410', async () => {
+    const started = await t.request({
+      method: 'POST',
+      url: '/staff/api/exports',
+      cookies: exporter,
+      body: { filters: { status: 'submitted' }, format: 'combined' },
+    });
+    const done = await waitFor(started.json<StaffExportResponse>().id, exporter);
+    expect(done.status, done.message).toBe('completed');
+    const [row] = await t.runtime.database.db
+      .select()
+      .from(staffExports)
+      .where(eq(staffExports.id, done.id));
+    const file = row!.filePath!;
+    expect(existsSync(file)).toBe(true);
+
+    t.clock.advance(6 * 24 * 60 * 60 * 1000);
+    let jar = await signInAgain('exporter@staff.example.edu');
+    const kept = await t.request({ method: 'GET', url: '/staff/api/exports', cookies: jar });
+    expect(
+      kept.json<StaffExportListResponse>().exports.find((e) => e.id === done.id),
+    ).toMatchObject({ status: 'completed' });
+    expect(existsSync(file)).toBe(true);
+
+    t.clock.advance(2 * 24 * 60 * 60 * 1000);
+    jar = await signInAgain('exporter@staff.example.edu');
+    const listed = await t.request({ method: 'GET', url: '/staff/api/exports', cookies: jar });
+    expect(listed.statusCode).toBe(200);
+    expect(
+      listed.json<StaffExportListResponse>().exports.find((e) => e.id === done.id),
+    ).toMatchObject({
+      status: 'expired',
+      message: STAFF_EXPORT_MESSAGES.expired,
+      download_url: '',
+    });
+    expect(existsSync(file)).toBe(false);
+    const gone = await t.request({ method: 'GET', url: done.download_url, cookies: jar });
+    expect(gone.statusCode).toBe(410);
+    expect(gone.json<{ message: string }>().message).toBe(STAFF_EXPORT_MESSAGES.expired);
+    exporter = jar;
+  }, 120_000);
+
+  it.runIf(driver === 'postgres')(
+    'marks an export left running by a stopped server as failed when the server starts',
+    async () => {
+      const db = t.runtime.database.db;
+      const [member] = await db
+        .select({ id: staffMembers.id })
+        .from(staffMembers)
+        .where(eq(staffMembers.email, 'exporter@staff.example.edu'));
+      // What a server killed in the middle of an export leaves behind.
+      const [left] = await db
+        .insert(staffExports)
+        .values({
+          staffId: member!.id,
+          format: 'zip',
+          filters: { status: 'submitted' },
+          status: 'running',
+          selected: 1,
+          createdAt: t.clock.now(),
+        })
+        .returning();
+      const refused = await t.request({
+        method: 'POST',
+        url: '/staff/api/exports',
+        cookies: exporter,
+        body: { filters: { status: 'submitted' }, format: 'zip' },
+      });
+      expect(refused.statusCode).toBe(409);
+
+      // The next start of a server on the same database.
+      const restarted = await startRuntime(t.config, {
+        logger: createLogger('silent'),
+        clock: t.clock,
+      });
+      try {
+        const status = await restarted.app.inject({
+          method: 'GET',
+          url: `/staff/api/exports/${left!.id}`,
+          cookies: exporter,
+        });
+        expect(status.json<StaffExportResponse>()).toMatchObject({
+          status: 'failed',
+          message: STAFF_EXPORT_MESSAGES.interrupted,
+        });
+        const again = await restarted.app.inject({
+          method: 'POST',
+          url: '/staff/api/exports',
+          cookies: exporter,
+          headers: { 'content-type': 'application/json' },
+          payload: { filters: { status: 'submitted' }, format: 'zip' },
+        });
+        expect(again.statusCode, again.body).toBe(202);
+      } finally {
+        await restarted.close();
+      }
+    },
+    120_000,
+  );
 });

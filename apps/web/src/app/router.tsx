@@ -10,6 +10,7 @@ import { FullScreenLoader } from '../shared/ui/full-screen-loader';
 import { AuthLayout } from './routes/auth/auth-layout';
 import { IdleLayout } from './routes/idle-layout';
 import { RootLayout } from './routes/root-layout';
+import type * as StaffPages from './routes/staff';
 
 export type AppRouter = ReturnType<typeof createBrowserRouter>;
 
@@ -32,6 +33,8 @@ const load = {
   finalSteps: () => import('./routes/app/final-steps'),
   completion: () => import('./routes/app/completion'),
   print: () => import('./routes/print'),
+  staff: (page: keyof typeof StaffPages) => () =>
+    import('./routes/staff').then((m) => ({ Component: m[page] })),
 };
 
 registerRoutePreloads({
@@ -83,6 +86,19 @@ export const routes: RouteObject[] = [
       { path: PATHS.completion, lazy: load.completion },
       // Staff, read-only (docs/product.md): no frame, no idle time-out, its own bundle.
       { path: PATHS.print, lazy: load.print },
+      // The staff area (issue #18): its pages share one bundle of their own.
+      { path: PATHS.staffSignIn, lazy: load.staff('StaffSignIn') },
+      { path: PATHS.staffSetup, lazy: load.staff('StaffSetup') },
+      {
+        path: PATHS.staff,
+        lazy: load.staff('StaffLayout'),
+        children: [
+          { index: true, lazy: load.staff('StaffList') },
+          { path: 'applications/:id', lazy: load.staff('StaffApplication') },
+          { path: 'exports', lazy: load.staff('StaffExports') },
+          { path: '*', element: <Navigate to={PATHS.staff} replace /> },
+        ],
+      },
       { path: '*', element: <RedirectToDefault /> },
     ],
   },

@@ -13,6 +13,10 @@ export const PATHS = {
   reset: '/reset',
   /** The staff print view (the CLI prints links to it with ?service_token=). */
   print: PRINT_VIEW_PATH,
+  /** The staff area (features/staff/lib/staff-paths.ts has them all; these are the router's). */
+  staff: '/staff',
+  staffSignIn: '/staff/sign-in',
+  staffSetup: '/staff/setup',
 } as const;
 
 /** docs/screens-and-routes.md: the query parameter that turns the session into a service user's print view. */

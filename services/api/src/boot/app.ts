@@ -242,6 +242,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.queue ? { queue: deps.queue } : {}),
     secrets: deps.secrets,
     pdf: pdfService,
+    partner: deps.partner,
   });
   const lookupService = createLookupService({
     database,

@@ -8,6 +8,8 @@ export { createApplicationPdfService, type ApplicationPdfService } from './pdf-s
 export { createPdfStore } from './pdf-store';
 export { readApplicationSnapshot, type ApplicationSnapshot } from './read-application';
 export {
+  buildPrintView,
+  listShownKeys,
   renderApplication,
   type PdfDocumentInput,
   type PdfRenderer,

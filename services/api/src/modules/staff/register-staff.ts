@@ -14,6 +14,8 @@ import { staffRoutes } from './staff-routes';
 import { serviceApiRoutes } from './service-api-routes';
 import { createStaffOidc } from './staff-oidc';
 import { STAFF_ROUTES } from '@admissions/api-contract';
+import type { PartnerConfig } from '@admissions/form';
+import { createStaffListLabels } from './staff-list';
 
 export interface StaffAreaDeps {
   config: Config;
@@ -25,11 +27,14 @@ export interface StaffAreaDeps {
   queue?: JobQueue;
   secrets: Secrets;
   pdf: Pick<ApplicationPdfService, 'readServicePdf' | 'readServicePrint'>;
+  /** The entry terms the list shows by their labels. */
+  partner: PartnerConfig;
 }
 
 export async function registerStaffArea(app: FastifyInstance, deps: StaffAreaDeps): Promise<void> {
   const { config, clock, secrets } = deps;
   const db = deps.database.db;
+  const labels = createStaffListLabels(deps.partner);
   const exports = deps.queue
     ? createStaffExports({
         dataDir: config.dataDir,
@@ -38,9 +43,15 @@ export async function registerStaffArea(app: FastifyInstance, deps: StaffAreaDep
         storage: deps.storage,
         clock,
         logger: deps.logger,
+        partner: deps.partner,
+        encryptionKey: secrets.encryptionKey,
       })
     : null;
-  if (exports) app.addHook('onClose', () => exports.drain());
+  if (exports) {
+    await exports.recoverInterrupted();
+    exports.startSweeper();
+    app.addHook('onClose', () => exports.drain());
+  }
   const cookies = { secure: isHttps(config) };
   const accounts = createStaffAccounts({ db, clock, encryptionKey: secrets.encryptionKey });
   const oidc = config.staffOidc
@@ -61,11 +72,13 @@ export async function registerStaffArea(app: FastifyInstance, deps: StaffAreaDep
     accounts,
     cookies,
     pdf: deps.pdf,
+    labels,
   });
   await app.register(serviceApiRoutes, {
     config,
     db,
     clock,
     serviceTokenKey: secrets.serviceTokenKey,
+    labels,
   });
 }

@@ -21,13 +21,14 @@ import type { Clock } from '../../platform/lib/clock';
 import { publicRouteLimit } from '../../platform/http/security';
 import { mintServiceToken } from '../service';
 import { verifyApiKey, type ApiKeyScope } from './api-keys';
-import { listStaffApplications } from './staff-list';
+import { listStaffApplications, type StaffListLabels } from './staff-list';
 
 export interface ServiceApiRouteOptions {
   config: Config;
   db: Db;
   clock: Clock;
   serviceTokenKey: Buffer;
+  labels: StaffListLabels;
 }
 
 const keyErrors = { 401: ErrorResponse, 403: ErrorResponse, ...commonErrors };
@@ -97,7 +98,7 @@ export const serviceApiRoutes: FastifyPluginAsyncTypebox<ServiceApiRouteOptions>
     },
     handler: async (request) => {
       await authenticate(request, ['read', 'export']);
-      return listStaffApplications(db, request.query);
+      return listStaffApplications(db, request.query, options.labels);
     },
   });
 };

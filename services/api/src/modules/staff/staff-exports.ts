@@ -2,16 +2,21 @@
 // (export-application-pdf jobs, run by the worker in this process or by `cli -- worker`), in the
 // exporter's own folder, so only what changed since that exporter's last export is rendered
 // unless forced. The selection is the list's filters, resolved to ids when the export starts.
-import { mkdir, writeFile } from 'node:fs/promises';
+// Each download writes one service_audit row per application in the file, naming the exporter;
+// the file is deleted after STAFF_EXPORT_RETENTION_DAYS.
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import {
   STAFF_EXPORT_MESSAGES,
+  STAFF_EXPORT_RETENTION_DAYS,
   STAFF_EXPORT_ROUTES,
   type StaffExportBody,
   type StaffExportResponse,
 } from '@admissions/api-contract';
+import type { PartnerConfig } from '@admissions/form';
 import type { Database } from '../../platform/db/connect';
 import { staffExports } from './schema';
 import { applications } from '../application';
@@ -22,7 +27,20 @@ import type { StorageDriver } from '../../platform/storage/storage-driver';
 import { createQueueRenderer } from '../export';
 import type { Progress } from '../export';
 import { runExport } from '../export';
+import { serviceAudit } from '../service';
+import { buildPrintView, listShownKeys, readApplicationSnapshot } from '../print';
 import { buildStaffFilters } from './staff-list';
+
+export const STAFF_EXPORT_RETENTION_MS = STAFF_EXPORT_RETENTION_DAYS * 24 * 60 * 60 * 1000;
+const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+const AUDIT_CHUNK = 500;
+
+/** What the finished file holds, per application, for the audit rows its downloads write. */
+interface ExportAuditFile {
+  applications: { userId: string; shown: { answers: string[]; documents: string[] } }[];
+}
+
+const auditFileOf = (file: string) => `${file}.audit.json`;
 
 export interface StaffExportDeps {
   dataDir: string;
@@ -31,6 +49,8 @@ export interface StaffExportDeps {
   storage: StorageDriver;
   clock: Clock;
   logger: Logger;
+  partner: PartnerConfig;
+  encryptionKey: Buffer;
 }
 
 type ExportRow = typeof staffExports.$inferSelect;
@@ -46,6 +66,9 @@ function describe(row: ExportRow): StaffExportResponse {
     unchanged: row.unchanged,
     failed: row.failed,
     message: row.message,
+    filters: row.filters,
+    created_at: row.createdAt.toISOString(),
+    finished_at: row.finishedAt ? row.finishedAt.toISOString() : null,
     download_url:
       row.status === 'completed' ? STAFF_EXPORT_ROUTES.exportDownload.replace(':id', row.id) : '',
   };
@@ -55,6 +78,7 @@ export function createStaffExports(deps: StaffExportDeps) {
   const { database, clock } = deps;
   const db = database.db;
   const running = new Set<Promise<void>>();
+  let sweeper: NodeJS.Timeout | null = null;
 
   async function findOwn(staffId: string, id: string): Promise<ExportRow> {
     const [row] = await db
@@ -107,6 +131,7 @@ export function createStaffExports(deps: StaffExportDeps) {
         },
       );
       const file = summary.outputs.find((f) => f.endsWith(row.format === 'zip' ? '.zip' : '.pdf'));
+      if (file) await writeAuditFile(file, idsFile, new Set(summary.failures.map((f) => f.id)));
       await update({
         status: file ? 'completed' : 'failed',
         done: summary.selected,
@@ -124,10 +149,50 @@ export function createStaffExports(deps: StaffExportDeps) {
         message: 'The export failed. Please try again.',
         finishedAt: clock.now(),
       }).catch(() => undefined);
+    } finally {
+      await rm(idsFile, { force: true });
     }
   }
 
+  /**
+   * Lists what the file shows of each application (keys, never values), read once here in the
+   * background rather than on every download.
+   */
+  async function writeAuditFile(file: string, idsFile: string, failed: Set<string>) {
+    const ids = (await readFile(idsFile, 'utf8')).split('\n').filter((id) => id && !failed.has(id));
+    const audit: ExportAuditFile = { applications: [] };
+    for (const userId of ids) {
+      const snapshot = await readApplicationSnapshot(db, deps.encryptionKey, userId);
+      if (!snapshot) continue;
+      const view = buildPrintView(snapshot, deps.partner, 'service');
+      audit.applications.push({ userId, shown: listShownKeys(view) });
+    }
+    await writeFile(auditFileOf(file), JSON.stringify(audit));
+  }
+
+  /** Deletes the files of exports finished more than the retention period ago. */
+  async function removeExpired(): Promise<number> {
+    const before = new Date(clock.now().getTime() - STAFF_EXPORT_RETENTION_MS);
+    const old = await db
+      .select()
+      .from(staffExports)
+      .where(and(eq(staffExports.status, 'completed'), lt(staffExports.finishedAt, before)));
+    for (const row of old) {
+      if (row.filePath) {
+        await rm(row.filePath, { force: true });
+        await rm(auditFileOf(row.filePath), { force: true });
+      }
+      await db
+        .update(staffExports)
+        .set({ status: 'expired', filePath: null, message: STAFF_EXPORT_MESSAGES.expired })
+        .where(eq(staffExports.id, row.id));
+    }
+    return old.length;
+  }
+
   return {
+    removeExpired,
+
     async start(staffId: string, body: StaffExportBody): Promise<StaffExportResponse> {
       const [busy] = await db
         .select({ id: staffExports.id })
@@ -169,6 +234,8 @@ export function createStaffExports(deps: StaffExportDeps) {
     },
 
     async list(staffId: string): Promise<StaffExportResponse[]> {
+      // The page never offers a file the hourly sweep has not got to yet.
+      await removeExpired();
       const rows = await db
         .select()
         .from(staffExports)
@@ -178,11 +245,45 @@ export function createStaffExports(deps: StaffExportDeps) {
       return rows.map(describe);
     },
 
-    /** The finished file's path and its download name. */
-    async file(staffId: string, id: string): Promise<{ path: string; name: string; type: string }> {
-      const row = await findOwn(staffId, id);
+    /**
+     * The finished file's path and its download name, after writing one service_audit row per
+     * application in it (token id `export:<export id>:<random>`, so one download's rows group).
+     */
+    async file(
+      staff: { id: string; email: string },
+      id: string,
+      ip: string | null,
+    ): Promise<{ path: string; name: string; type: string }> {
+      const row = await findOwn(staff.id, id);
+      if (row.status === 'expired') {
+        throw new AppError(410, 'EXPORT_EXPIRED', STAFF_EXPORT_MESSAGES.expired);
+      }
       if (row.status !== 'completed' || !row.filePath) {
         throw new AppError(409, 'EXPORT_NOT_READY', STAFF_EXPORT_MESSAGES.notReady);
+      }
+      let audit: ExportAuditFile;
+      try {
+        audit = JSON.parse(await readFile(auditFileOf(row.filePath), 'utf8')) as ExportAuditFile;
+      } catch {
+        // Finished by a version that did not list its applications: a download that cannot be
+        // audited is refused.
+        throw new AppError(410, 'EXPORT_UNAUDITED', STAFF_EXPORT_MESSAGES.unaudited);
+      }
+      const tokenId = `export:${row.id}:${randomBytes(6).toString('base64url')}`;
+      const at = clock.now();
+      for (let i = 0; i < audit.applications.length; i += AUDIT_CHUNK) {
+        await db.insert(serviceAudit).values(
+          audit.applications.slice(i, i + AUDIT_CHUNK).map((a) => ({
+            tokenId,
+            userId: a.userId,
+            action: 'pdf',
+            shown: a.shown,
+            ip,
+            createdAt: at,
+            staffId: staff.id,
+            staffEmail: staff.email,
+          })),
+        );
       }
       return {
         path: row.filePath,
@@ -191,8 +292,39 @@ export function createStaffExports(deps: StaffExportDeps) {
       };
     },
 
+    /**
+     * At start: an export still 'running' belonged to a server that stopped (exports run in the
+     * process that started them), so nothing will ever finish it.
+     */
+    async recoverInterrupted(): Promise<number> {
+      const rows = await db
+        .update(staffExports)
+        .set({
+          status: 'failed',
+          message: STAFF_EXPORT_MESSAGES.interrupted,
+          finishedAt: clock.now(),
+        })
+        .where(eq(staffExports.status, 'running'))
+        .returning({ id: staffExports.id });
+      if (rows.length > 0) deps.logger.warn({ count: rows.length }, 'staff exports interrupted');
+      return rows.length;
+    },
+
+    /** Runs removeExpired now and then hourly until drain(). */
+    startSweeper(): void {
+      const sweep = () =>
+        void removeExpired().catch((error: unknown) =>
+          deps.logger.error({ err: error }, 'removing expired staff exports failed'),
+        );
+      sweep();
+      sweeper = setInterval(sweep, SWEEP_INTERVAL_MS);
+      sweeper.unref();
+    },
+
     /** Waits for exports started by this process (shutdown and tests). */
     async drain(): Promise<void> {
+      if (sweeper) clearInterval(sweeper);
+      sweeper = null;
       await Promise.all([...running]);
     },
   };

@@ -10,6 +10,12 @@ import type {
   StaffListRow,
   StaffSort,
 } from '@admissions/api-contract';
+import {
+  APPLICATION_DEFINITION,
+  describeOption,
+  findQuestionEntry,
+  type PartnerConfig,
+} from '@admissions/form';
 import type { Db } from '../../platform/db/connect';
 import { applications } from '../application';
 import { users } from '../auth';
@@ -24,6 +30,25 @@ const ORDER: Record<StaffSort, SQL> = {
   name_desc: sql`a.staff_sort_name DESC, a.user_id DESC`,
   updated_desc: sql`a.updated_at DESC, a.user_id`,
 };
+
+/** Turns a stored code into the label the applicant chose from (the list shows labels). */
+export type StaffListLabels = Record<'entry_term' | 'applied_major', (code: string) => string>;
+
+/**
+ * Labels from the definition's own option sources (the entry terms are the partner's), so the list
+ * says "Fall 2027" and "Biology" as the form did; a code no longer in the list shows as stored.
+ */
+export function createStaffListLabels(partner: PartnerConfig): StaffListLabels {
+  const labelOf = (key: string) => {
+    const source = findQuestionEntry(APPLICATION_DEFINITION, key)?.question.options;
+    return (code: string) => {
+      if (!source || code === '') return code;
+      // Neither list depends on another answer or on the date.
+      return describeOption(source, code, { answers: {}, now: new Date(), partner }) || code;
+    };
+  };
+  return { entry_term: labelOf('entry_term'), applied_major: labelOf('applied_major') };
+}
 
 /** The list's filters as SQL conditions on `applications a` (status kept apart for the counts). */
 export function buildStaffFilters(query: Pick<StaffListQuery, 'q' | 'from' | 'to'>): SQL[] {
@@ -51,6 +76,7 @@ function whereOf(conditions: SQL[]): SQL {
 export async function listStaffApplications(
   db: Db,
   query: StaffListQuery,
+  labels: StaffListLabels,
 ): Promise<StaffListResponse> {
   const page = query.page ?? 1;
   const pageSize = query.page_size ?? STAFF_PAGE_SIZE_DEFAULT;
@@ -121,8 +147,8 @@ export async function listStaffApplications(
         .filter((part) => part !== '')
         .join(' '),
       email: r.email,
-      entry_term: r.entry_term ?? '',
-      major: r.major ?? '',
+      entry_term: labels.entry_term(r.entry_term ?? ''),
+      major: labels.applied_major(r.major ?? ''),
     })),
     total,
     page,

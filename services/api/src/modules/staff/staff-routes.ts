@@ -14,8 +14,11 @@ import {
   STAFF_EXPORT_ROUTES,
   StaffApplicationParams,
   StaffExportBody,
+  StaffExportListResponse,
   StaffExportResponse,
   StaffApplicationResponse,
+  StaffMethodsResponse,
+  STAFF_EXPORT_RETENTION_DAYS,
   StaffListQuery,
   StaffListResponse,
   StaffLoginBody,
@@ -37,7 +40,7 @@ import { recordServiceRead } from '../service';
 import type { StaffAccounts } from './staff-accounts';
 import type { StaffExports } from './staff-exports';
 import { OIDC_COOKIE, OIDC_COOKIE_PATH, OIDC_FLOW_TTL_MS, type StaffOidc } from './staff-oidc';
-import { listStaffApplications } from './staff-list';
+import { listStaffApplications, type StaffListLabels } from './staff-list';
 import { createRequireStaff, currentStaff, requireRole } from './require-staff';
 import {
   clearStaffCookie,
@@ -58,6 +61,7 @@ export interface StaffRouteOptions {
   /** null without a job queue (an app built without one): the export routes answer 503. */
   exports: StaffExports | null;
   pdf: Pick<ApplicationPdfService, 'readServicePdf' | 'readServicePrint'>;
+  labels: StaffListLabels;
 }
 
 const authErrors = { 401: ErrorResponse, 403: ErrorResponse, ...commonErrors };
@@ -141,6 +145,15 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
       setStaffCookie(reply, cookies, token);
       return reply.redirect(STAFF_ROUTES.home, 302);
     },
+  });
+
+  app.get(STAFF_ROUTES.methods, {
+    schema: {
+      tags,
+      summary: 'The sign-in methods the staff sign-in page offers',
+      response: { 200: StaffMethodsResponse, ...commonErrors },
+    },
+    handler: async () => ({ oidc: options.oidc !== null }),
   });
 
   app.post(STAFF_ROUTES.login, {
@@ -230,7 +243,7 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
       querystring: StaffListQuery,
       response: { 200: StaffListResponse, ...authErrors },
     },
-    handler: async (request) => listStaffApplications(db, request.query),
+    handler: async (request) => listStaffApplications(db, request.query, options.labels),
   });
 
   app.get(STAFF_ROUTES.application, {
@@ -325,6 +338,19 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
     },
   });
 
+  app.get(STAFF_EXPORT_ROUTES.exports, {
+    preHandler: requireStaff,
+    schema: {
+      tags,
+      summary: "The exporter's 20 latest exports, newest first",
+      response: { 200: StaffExportListResponse, ...authErrors },
+    },
+    handler: async (request) => {
+      const user = requireRole(request, 'exporter');
+      return { exports: await exportsOf().list(user.staffId) };
+    },
+  });
+
   app.get(STAFF_EXPORT_ROUTES.export, {
     preHandler: requireStaff,
     schema: {
@@ -345,18 +371,26 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
     schema: {
       tags,
       summary: 'The finished export: the zip (PDFs, index.csv, index.json) or the combined PDF',
+      description:
+        'Writes one service_audit row per application in the file, naming the exporter. 410 ' +
+        `once deleted (${STAFF_EXPORT_RETENTION_DAYS} days after it finished).`,
       params: ExportParams,
       produces: ['application/zip', 'application/pdf', 'application/json'],
       response: {
         200: Type.Unsafe<NodeJS.ReadableStream>({ type: 'string', format: 'binary' }),
         404: ErrorResponse,
         409: ErrorResponse,
+        410: ErrorResponse,
         ...authErrors,
       },
     },
     handler: async (request, reply) => {
       const user = requireRole(request, 'exporter');
-      const file = await exportsOf().file(user.staffId, request.params.id);
+      const file = await exportsOf().file(
+        { id: user.staffId, email: user.email },
+        request.params.id,
+        request.ip,
+      );
       reply.header('content-type', file.type);
       reply.header('content-disposition', `attachment; filename="${file.name}"`);
       return reply.send(createReadStream(file.path));

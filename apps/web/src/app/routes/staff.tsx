@@ -1,0 +1,8 @@
+// The staff area (issue #18, docs/screens-and-routes.md): every page in one bundle of its own,
+// so the applicant's pages carry none of it. Its own session; no applicant frame or idle time-out.
+export { ApplicationList as StaffList } from '../../features/staff/components/application-list';
+export { ApplicationPage as StaffApplication } from '../../features/staff/components/application-page';
+export { ExportsPage as StaffExports } from '../../features/staff/components/exports-page';
+export { StaffSetupPage as StaffSetup } from '../../features/staff/components/setup-page';
+export { StaffSignInPage as StaffSignIn } from '../../features/staff/components/sign-in-page';
+export { StaffLayout } from '../../features/staff/components/staff-layout';

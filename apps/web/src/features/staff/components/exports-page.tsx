@@ -1,0 +1,239 @@
+import { useState, type FormEvent } from 'react';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  Progress,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useOutletContext, useSearchParams } from 'react-router';
+import {
+  STAFF_EXPORT_RETENTION_DAYS,
+  STAFF_MESSAGES,
+  WEB_STATUSES,
+  type StaffExportResponse,
+  type StaffMeResponse,
+} from '@admissions/api-contract';
+import { useStaffExports, useStartExport } from '../api/staff-api';
+import {
+  describeSelection,
+  readListState,
+  STATUS_LABELS,
+  toExportFilters,
+  type ListFilters,
+} from '../lib/list-search';
+import { StaffPageTitle } from './staff-layout';
+import { StaffSelect } from './staff-select';
+
+const EXPORT_STATUS: Record<StaffExportResponse['status'], { label: string; color: string }> = {
+  running: { label: 'Running', color: 'amber' },
+  completed: { label: 'Ready', color: 'brown' },
+  failed: { label: 'Failed', color: 'red' },
+  expired: { label: 'Deleted', color: 'gray' },
+};
+
+/**
+ * /staff/exports (exporters): the selection (the list's filters, carried over from the list),
+ * zip or combined PDF, start, progress, download. Readers are told their role does not allow it;
+ * the server refuses them anyway.
+ */
+export function ExportsPage() {
+  const me = useOutletContext<StaffMeResponse>();
+  if (me.role !== 'exporter') {
+    return (
+      <Stack gap="md">
+        <StaffPageTitle title="Exports">Exports</StaffPageTitle>
+        <Alert color="red" role="alert">
+          {STAFF_MESSAGES.forbidden}
+        </Alert>
+      </Stack>
+    );
+  }
+  return (
+    <Stack gap="lg">
+      <StaffPageTitle title="Exports">Exports</StaffPageTitle>
+      <ExportForm />
+      <ExportList />
+    </Stack>
+  );
+}
+
+function ExportForm() {
+  const [params] = useSearchParams();
+  const [filters, setFilters] = useState<ListFilters>(() => readListState(params));
+  const [format, setFormat] = useState<'zip' | 'combined'>('zip');
+  const [force, setForce] = useState(false);
+  const start = useStartExport();
+  const set = (change: Partial<ListFilters>) => setFilters((old) => ({ ...old, ...change }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    start.mutate({ filters: toExportFilters(filters), format, force });
+  };
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-labelledby="new-export">
+      <form onSubmit={submit}>
+        <Stack gap="md">
+          <Title order={2} size="h4" id="new-export">
+            New export
+          </Title>
+          <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="sm">
+            <StaffSelect
+              label="Status"
+              value={filters.status}
+              onChange={(value) => set({ status: value as ListFilters['status'] })}
+              data={[
+                { value: '', label: 'Every status' },
+                ...WEB_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] })),
+              ]}
+            />
+            <TextInput
+              label="Name or e-mail contains"
+              value={filters.q}
+              onChange={(event) => set({ q: event.currentTarget.value })}
+            />
+            <TextInput
+              label="Submitted from"
+              type="date"
+              value={filters.from}
+              onChange={(event) => set({ from: event.currentTarget.value })}
+            />
+            <TextInput
+              label="Submitted to"
+              type="date"
+              value={filters.to}
+              onChange={(event) => set({ to: event.currentTarget.value })}
+            />
+          </SimpleGrid>
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            <StaffSelect
+              label="What to download"
+              value={format}
+              onChange={(value) => setFormat(value === 'combined' ? 'combined' : 'zip')}
+              data={[
+                { value: 'zip', label: 'A zip: one PDF per application, index.csv, index.json' },
+                { value: 'combined', label: 'One combined PDF of every application' },
+              ]}
+            />
+            <StaffSelect
+              label="Which applications to render"
+              value={force ? 'all' : 'changed'}
+              onChange={(value) => setForce(value === 'all')}
+              data={[
+                { value: 'changed', label: 'Only what changed since my last export' },
+                { value: 'all', label: 'Everything again' },
+              ]}
+            />
+          </SimpleGrid>
+          {start.error && (
+            <Alert color="red" role="alert">
+              {start.error.message}
+            </Alert>
+          )}
+          <Group>
+            <Button type="submit" loading={start.isPending}>
+              Start export
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
+
+function ExportList() {
+  const exports = useStaffExports();
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="your-exports">
+      <Title order={2} size="h4" id="your-exports">
+        Your exports
+      </Title>
+      <Text size="sm" c="dimmed">
+        Files are deleted {STAFF_EXPORT_RETENTION_DAYS} days after they are ready.
+      </Text>
+      {exports.isError && (
+        <Alert color="red" role="alert">
+          {exports.error.message}
+        </Alert>
+      )}
+      {exports.data?.exports.length === 0 && <Text>No exports yet.</Text>}
+      {exports.data && exports.data.exports.length > 0 && (
+        <Table.ScrollContainer minWidth={720}>
+          <Table verticalSpacing="sm" data-testid="exports">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Started</Table.Th>
+                <Table.Th scope="col">Selection</Table.Th>
+                <Table.Th scope="col">Status</Table.Th>
+                <Table.Th scope="col">Progress</Table.Th>
+                <Table.Th scope="col">Download</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {exports.data.exports.map((row) => (
+                <ExportRow key={row.id} row={row} />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}
+
+function ExportRow({ row }: { row: StaffExportResponse }) {
+  const percent = row.selected === 0 ? 100 : Math.round((row.done / row.selected) * 100);
+  const status = EXPORT_STATUS[row.status];
+  const progressLabel = `${row.done} of ${row.selected} applications`;
+  return (
+    <Table.Tr data-export-id={row.id} data-status={row.status}>
+      <Table.Td>
+        {new Date(row.created_at).toLocaleString('en-US', {
+          dateStyle: 'medium',
+          timeStyle: 'short',
+        })}
+      </Table.Td>
+      <Table.Td>
+        {describeSelection(row.filters)}
+        <Text size="xs" c="dimmed">
+          {row.format === 'zip' ? 'Zip' : 'Combined PDF'}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Badge color={status.color} variant="light">
+          {status.label}
+        </Badge>
+        {row.message && (
+          <Text size="xs" c="dimmed" style={{ whiteSpace: 'pre-line' }}>
+            {row.message}
+          </Text>
+        )}
+      </Table.Td>
+      <Table.Td miw={160}>
+        <Progress value={percent} aria-label={progressLabel} size="md" />
+        <Text size="xs">
+          {progressLabel}
+          {row.status === 'completed' &&
+            ` (${row.rendered} rendered, ${row.unchanged} unchanged, ${row.failed} failed)`}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        {row.download_url ? (
+          <Button component="a" href={row.download_url} download size="xs" variant="light">
+            Download {row.format === 'zip' ? 'zip' : 'PDF'}
+          </Button>
+        ) : (
+          <Text size="sm" c="dimmed">
+            —
+          </Text>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}

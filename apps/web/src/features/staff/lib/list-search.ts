@@ -1,0 +1,98 @@
+// The list's filters live in the address (?q=&status=&from=&to=&sort=&page=), so a reload, the
+// back button and a shared link show the same list, and the exports page starts from it.
+import {
+  STAFF_SORTS,
+  WEB_STATUSES,
+  type StaffExportBody,
+  type StaffListQuery,
+  type StaffSort,
+  type WebStatus,
+} from '@admissions/api-contract';
+
+export const STAFF_PAGE_SIZE = 25;
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export interface ListFilters {
+  q: string;
+  status: WebStatus | '';
+  from: string;
+  to: string;
+}
+
+export interface ListState extends ListFilters {
+  sort: StaffSort;
+  page: number;
+}
+
+function isStatus(value: string | null): value is WebStatus {
+  return (WEB_STATUSES as readonly string[]).includes(value ?? '');
+}
+
+function isSort(value: string | null): value is StaffSort {
+  return (STAFF_SORTS as readonly string[]).includes(value ?? '');
+}
+
+export function readListState(params: URLSearchParams): ListState {
+  const status = params.get('status');
+  const sort = params.get('sort');
+  const page = Number(params.get('page'));
+  const date = (key: string) => {
+    const value = params.get(key) ?? '';
+    return ISO_DATE.test(value) ? value : '';
+  };
+  return {
+    q: (params.get('q') ?? '').slice(0, 200),
+    status: isStatus(status) ? status : '',
+    from: date('from'),
+    to: date('to'),
+    sort: isSort(sort) ? sort : 'submitted_desc',
+    page: Number.isInteger(page) && page >= 1 ? page : 1,
+  };
+}
+
+/** The address for a state; defaults are left out so the plain list is plain /staff. */
+export function writeListState(state: ListState): URLSearchParams {
+  const params = new URLSearchParams();
+  if (state.q.trim()) params.set('q', state.q);
+  if (state.status) params.set('status', state.status);
+  if (state.from) params.set('from', state.from);
+  if (state.to) params.set('to', state.to);
+  if (state.sort !== 'submitted_desc') params.set('sort', state.sort);
+  if (state.page > 1) params.set('page', String(state.page));
+  return params;
+}
+
+export function toListQuery(state: ListState): StaffListQuery {
+  return {
+    ...toExportFilters(state),
+    sort: state.sort,
+    page: state.page,
+    page_size: STAFF_PAGE_SIZE,
+  };
+}
+
+/** The selection an export takes: the list's filters without the order and the page. */
+export function toExportFilters(filters: ListFilters): StaffExportBody['filters'] {
+  const selection: StaffExportBody['filters'] = {};
+  if (filters.q.trim()) selection.q = filters.q.trim();
+  if (filters.status) selection.status = filters.status;
+  if (filters.from) selection.from = filters.from;
+  if (filters.to) selection.to = filters.to;
+  return selection;
+}
+
+export const STATUS_LABELS: Record<WebStatus, string> = {
+  started: 'Started',
+  validating: 'Validating',
+  submitted: 'Submitted',
+};
+
+/** "Submitted, 'zoe', from 2026-11-01": how a selection reads in the exports list. */
+export function describeSelection(filters: StaffExportBody['filters']): string {
+  const parts: string[] = [filters.status ? STATUS_LABELS[filters.status] : 'Every status'];
+  if (filters.q) parts.push(`matching “${filters.q}”`);
+  if (filters.from) parts.push(`submitted from ${filters.from}`);
+  if (filters.to) parts.push(`submitted to ${filters.to}`);
+  return parts.join(', ');
+}
