@@ -113,7 +113,9 @@ const variables = new Set(
 variables.delete('INIT_CWD'); // set by npm, not by a deployment
 for (const name of variables) {
   if (!new RegExp(`\\b${name}\\b`).test(composeText)) {
-    problems.push(`compose.yaml neither sets nor mentions ${name} (services/api/src/platform/config.ts)`);
+    problems.push(
+      `compose.yaml neither sets nor mentions ${name} (services/api/src/platform/config.ts)`,
+    );
   }
   if (!readFileSync(path.join(root, 'docker/README.md'), 'utf8').includes(name)) {
     problems.push(`docker/README.md does not document ${name}`);
