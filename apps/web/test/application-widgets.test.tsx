@@ -98,6 +98,44 @@ describe('the lookup autocomplete', () => {
     expect(document.querySelector<HTMLSelectElement>('#hs_state')?.value).toBe('IL');
     expect(search).toHaveValue('Springfield High School');
   });
+
+  // The ZIP field is uncontrolled (@mantine/form) and nothing else about it changes here (the
+  // country was already the U.S.): only its form key brings the picked place's ZIP into it.
+  it('writes a picked place’s ZIP into the ZIP field', async () => {
+    setLoginMarker();
+    const place = {
+      id: 'city:IL:Springfield',
+      city: 'Springfield',
+      state: 'IL',
+      state_desc: 'Illinois',
+      zip: '62701',
+      country: 'USA',
+      country_desc: 'United States of America',
+    };
+    const { calls } = stubFetch({
+      'GET /api/profile': {
+        body: profile({ answer: { country: 'USA', country_desc: 'United States of America' } }),
+      },
+      'GET /lookup/find': (call) => ({
+        body: call.url.includes('id=')
+          ? place
+          : [{ id: place.id, text: 'Springfield, IL 62701', sub_text: 'United States' }],
+      }),
+    });
+    const { user } = renderApp({ path: '/about' });
+    const city = await screen.findByRole('textbox', { name: /^City/ }, SLOW);
+    await user.type(city, 'Spring');
+    await user.click(await screen.findByRole('option', { name: /Springfield, IL 62701/ }, SLOW));
+    await waitFor(() =>
+      expect(document.querySelector<HTMLInputElement>('#zip')?.value).toBe('62701'),
+    );
+    expect(document.querySelector<HTMLSelectElement>('#state')?.value).toBe('IL');
+    await waitFor(() =>
+      expect(callsTo(calls, 'PUT', '/api/answer')).toContainEqual(
+        expect.objectContaining({ zip: '62701', state: 'IL' }),
+      ),
+    );
+  });
 });
 
 describe('add-another and tabs', () => {

@@ -175,6 +175,47 @@ describe('conditional sections and answers', () => {
     );
   });
 
+  // The inputs are uncontrolled (@mantine/form): an answer cleared by another one must still
+  // reach the input that shows it.
+  it('empties the state, on screen and on the server, when the country changes', async () => {
+    setLoginMarker();
+    const { calls } = stubFetch({
+      'GET /api/profile': {
+        body: profile({
+          answer: { country: 'USA', country_desc: 'United States', state: 'IL' },
+          web_status: statuses('started'),
+        }),
+      },
+    });
+    const { user } = renderApp({ path: '/about' });
+    await findPageTitle('About You');
+    const state = () => document.getElementById('state') as HTMLSelectElement;
+    expect(state()).toHaveValue('IL');
+    await user.selectOptions(document.getElementById('country') as HTMLSelectElement, 'CAN');
+    await waitFor(() => expect(state()).toHaveValue(''));
+    expect(within(state()).getByRole('option', { name: 'Ontario' })).toBeInTheDocument();
+    await waitFor(() =>
+      expect(answerPuts(calls)).toContainEqual(
+        expect.objectContaining({ country: 'CAN', state: '' }),
+      ),
+    );
+  });
+
+  it('takes a field’s error away while validating as soon as it is answered', async () => {
+    setLoginMarker();
+    stubFetch({
+      'GET /api/profile': { body: profile({ web_status: statuses('started', 'validating') }) },
+    });
+    const { user } = renderApp({ path: '/about' });
+    await screen.findByTestId('missing-summary', undefined, SLOW);
+    const firstName = document.getElementById('first_name') as HTMLInputElement;
+    expect(firstName).toHaveAttribute('aria-invalid', 'true');
+    await user.type(firstName, 'Ruth');
+    await waitFor(() => expect(firstName).not.toHaveAttribute('aria-invalid', 'true'));
+    expect(firstName).toHaveValue('Ruth');
+    expect(screen.getByTestId('missing-summary')).not.toHaveTextContent(/first.*name/i);
+  });
+
   // Issue 17: the certification box (required to submit) was the one required question
   // without the asterisk every other one shows.
   it('marks a required checkbox like every other required question', async () => {

@@ -72,9 +72,10 @@ describe('keystrokes on /about (issue 16)', () => {
     await user.type(field, 'Ruth');
 
     expect(field).toHaveValue('Ruth');
-    // One commit per keystroke for the question typed into …
-    expect(commits.get('first_name')).toBe(4);
-    // … and none for any other question on the page.
+    // The field is uncontrolled (@mantine/form): the input holds the text and the form its value,
+    // so not even the question typed into renders again (a controlled field: once per key) …
+    expect(commits.get('first_name') ?? 0).toBe(0);
+    // … and no other question on the page does.
     expect(otherQuestionCommits(['first_name'])).toEqual({});
   });
 
@@ -84,7 +85,7 @@ describe('keystrokes on /about (issue 16)', () => {
     const field = document.getElementById('last_name') as HTMLInputElement;
     await user.type(field, 'Okafor');
     expect(field).toHaveValue('Okafor');
-    expect(commits.get('last_name')).toBe(6);
+    expect(commits.get('last_name') ?? 0).toBe(0);
     expect(otherQuestionCommits(['last_name'])).toEqual({});
   });
 
@@ -99,7 +100,9 @@ describe('keystrokes on /about (issue 16)', () => {
     await user.type(document.getElementById('phone_mobile') as HTMLInputElement, '555');
 
     expect(homeLabel()).toBe('Home Phone');
-    expect(commits.get('phone_mobile')).toBe(3);
+    // The typed number is formatted in its input, and saved as formatted.
+    expect(document.getElementById('phone_mobile')).toHaveValue('(555');
+    expect(commits.get('phone_mobile') ?? 0).toBe(0);
     expect(commits.get('phone_home')).toBe(1);
     expect(otherQuestionCommits(['phone_mobile', 'phone_home'])).toEqual({});
   });

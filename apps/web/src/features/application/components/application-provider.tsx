@@ -1,6 +1,7 @@
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
+import { useForm } from '@mantine/form';
 import { MESSAGES } from '@admissions/api-contract';
 import type { Answers } from '@admissions/form';
 import { PATHS } from '../../../config/paths';
@@ -58,6 +59,22 @@ export function ApplicationProvider({
   const queryClient = useQueryClient();
   const [states] = useState(() => createStates(initial));
   const { answers, status } = states;
+  // The application's field state (issue #16): uncontrolled, so a keystroke stays in its input
+  // and renders nothing here; validation runs packages/form's rules over all the answers.
+  const form = useForm<Record<string, string>>({
+    mode: 'uncontrolled',
+    initialValues: { ...initial.answers },
+    initialErrors: answers.initialErrors,
+    validate: answers.validate,
+    onValuesChange: answers.onValuesChange,
+    // While validating every change re-validates the whole application (a rule may read
+    // another field); outside it no field shows an error, so none needs clearing.
+    clearInputErrorOnChange: false,
+  });
+  // Before the children render: they read the form's keys and values from this render.
+  answers.attach(form);
+  // Errors and field keys live in this component's state; the questions read them from the store.
+  useLayoutEffect(() => answers.publishFormState());
   const handle = useMemo<ApplicationHandle>(
     () => ({
       ...states,

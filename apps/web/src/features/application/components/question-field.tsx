@@ -7,6 +7,7 @@ import {
 } from '@admissions/form';
 import { INPUT_REGISTRY } from '../inputs/registry';
 import {
+  useAnswersForm,
   useAnswersReader,
   useAnswersSelector,
   useApplicationActions,
@@ -27,55 +28,65 @@ function optionControlKeys(source: OptionSource | undefined): string[] {
   return source?.kind === 'dependent' ? [source.key] : [];
 }
 
+/** The answer keys the question's inputs hold: its own and, for a month-year, the year's. */
+function listOwnKeys(question: Question): string[] {
+  return [question.key, ...(question.yearKey ? [question.yearKey] : [])];
+}
+
 /**
- * The answers an input renders from: its own keys and the answers its option lists follow.
- * Nothing else, so that another question's keystroke leaves this one alone.
+ * The answers the question's option lists follow. Nothing else, its own included (its inputs
+ * hold those), so that a keystroke anywhere leaves this question alone.
  */
-function listRenderKeys(question: Question): string[] {
-  return [
-    question.key,
-    ...(question.yearKey ? [question.yearKey] : []),
-    ...optionControlKeys(question.options),
-    ...optionControlKeys(question.yearOptions),
-  ];
+function listControlKeys(question: Question): string[] {
+  return [...optionControlKeys(question.options), ...optionControlKeys(question.yearOptions)];
 }
 
 /** What the question shows, as plain values: equal values mean nothing to re-render. */
-function selectQuestionView(question: Question, keys: readonly string[], view: AnswersView) {
-  const errorKeys = [question.key, ...(question.yearKey ? [question.yearKey] : [])];
-  const messages = [...new Set(errorKeys.flatMap((key) => view.errors[key] ?? []))];
+function selectQuestionView(
+  question: Question,
+  controlKeys: readonly string[],
+  view: AnswersView,
+  fieldKey: (key: string) => string,
+) {
+  const ownKeys = listOwnKeys(question);
+  const messages = [...new Set(ownKeys.flatMap((key) => view.errors[key] ?? []))];
   return [
     messages.join(' '),
     isRequiredNow(question, view.answers),
-    ...keys.map((key) => view.answers[key] ?? ''),
+    // Read from the form as last rendered; view.formRenders makes the store ask again.
+    ownKeys.map(fieldKey).join('|'),
+    ...controlKeys.map((key) => view.answers[key] ?? ''),
   ] as const;
 }
 
-/** One question: its component from the registry, its value and its errors. */
+/** One question: its component from the registry, bound to the application's form. */
 export function QuestionField({ question }: { question: Question }) {
-  const keys = listRenderKeys(question);
-  const [error, required, ...values] = useAnswersSelector(
-    (view) => selectQuestionView(question, keys, view),
+  const controlKeys = listControlKeys(question);
+  const form = useAnswersForm();
+  const [error, required, fieldKey, ...values] = useAnswersSelector(
+    (view) => selectQuestionView(question, controlKeys, view, (key) => form.fieldKey(key)),
     isShallowEqual,
   );
   const readAnswers = useAnswersReader();
   const isLoggedIn = useIsLoggedIn();
   const actions = useApplicationActions();
   const Input = INPUT_REGISTRY[question.type];
-  const answers = Object.fromEntries(keys.map((key, index) => [key, values[index] ?? '']));
+  const answers = Object.fromEntries(controlKeys.map((key, index) => [key, values[index] ?? '']));
   return (
     <Input
       question={question}
       id={question.key}
       label={resolveText(question.label, getPartner())}
       {...(question.help ? { help: resolveText(question.help, getPartner()) } : {})}
-      value={answers[question.key] ?? ''}
+      fieldKey={fieldKey}
+      bind={(key, mode) => form.bind(key, mode)}
       answers={answers}
       readAnswers={readAnswers}
       {...(error ? { error } : {})}
       required={required}
       isLoggedIn={isLoggedIn}
       onChange={actions.setAnswer}
+      onFill={actions.fillAnswers}
       onCommit={actions.commit}
       onUploadStatus={actions.reportUploadStatus}
     />

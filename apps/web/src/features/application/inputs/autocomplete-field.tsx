@@ -9,6 +9,7 @@ import {
   type Answers,
 } from '@admissions/form';
 import { LookupAutocomplete } from '../../../shared/ui/lookup-autocomplete';
+import { useAnswerValue } from '../state/application-context';
 import type { InputProps } from './input-props';
 import { getPartner } from '../../../shared/lib/partner';
 import { TextField, widthForLimit } from './text-inputs';
@@ -100,6 +101,18 @@ export function AutocompleteField(props: InputProps) {
   // A street line is typed freely (and filled by the browser's own address autofill); the
   // address lookup completes the place from the City and ZIP fields instead.
   if (category === 'address') return <AddressLineField {...props} />;
+  return <SchoolLookupField {...props} category={category} />;
+}
+
+/**
+ * The lookup widget shows its text in its own combobox (controlled), so it watches its answer in
+ * the form; it re-renders as it is typed into, and nothing else does.
+ */
+function SchoolLookupField(
+  props: InputProps & { category: NonNullable<InputProps['question']['category']> },
+) {
+  const { question, category } = props;
+  const value = useAnswerValue(question.key);
   return (
     // The wrapper carries the question's id for summary links, and saves when focus leaves.
     <div id={question.key} onBlur={props.onCommit}>
@@ -107,7 +120,7 @@ export function AutocompleteField(props: InputProps) {
         category={category}
         maxWidth="36rem"
         label={props.label}
-        value={props.value}
+        value={value}
         {...(props.help ? { description: props.help } : {})}
         {...(props.error ? { error: props.error } : {})}
         required={props.required}
@@ -115,12 +128,8 @@ export function AutocompleteField(props: InputProps) {
         onChange={(text) => props.onChange(question.key, text, 'typing')}
         onSelect={({ label, record }) => {
           props.onChange(question.key, label, 'typing');
-          if (!record) {
-            props.onCommit();
-            return;
-          }
-          for (const [key, value] of mapLookupRecord(question.key, question.codeKey, record)) {
-            props.onChange(key, value, 'typing');
+          if (record) {
+            props.onFill(mapLookupRecord(question.key, question.codeKey, record), 'typing');
           }
           props.onCommit();
         }}
@@ -132,17 +141,17 @@ export function AutocompleteField(props: InputProps) {
 function AddressLineField(props: InputProps) {
   return (
     <TextInput
+      key={props.fieldKey}
       id={props.id}
       label={props.label}
       description={props.help}
       error={props.error}
       withAsterisk={props.required}
-      value={props.value}
+      {...props.bind(props.question.key, 'typing')}
       onBlur={props.onCommit}
       maw="36rem"
       maxLength={limitForRole(props.question, 'value', getPartner())}
       autoComplete="address-line1"
-      onChange={(e) => props.onChange(props.question.key, e.currentTarget.value, 'typing')}
     />
   );
 }
@@ -151,7 +160,13 @@ function AddressLineField(props: InputProps) {
 export function TextOrPlaceField(props: InputProps) {
   const prefix = findPlaceLookupPrefix(props.question.key);
   if (prefix === undefined) return <TextField {...props} />;
-  const { question } = props;
+  return <PlaceLookupField {...props} prefix={prefix} />;
+}
+
+/** A City or ZIP field: the lookup widget (controlled, so it watches its answer in the form). */
+function PlaceLookupField(props: InputProps & { prefix: string }) {
+  const { question, prefix } = props;
+  const value = useAnswerValue(question.key);
   return (
     // The input carries the question's id, as a plain text field does; the wrapper saves on blur.
     <div onBlur={props.onCommit}>
@@ -160,7 +175,7 @@ export function TextOrPlaceField(props: InputProps) {
         maxWidth={widthForLimit(limitForRole(question, 'value', getPartner()))}
         category="address"
         label={props.label}
-        value={props.value}
+        value={value}
         {...(props.help ? { description: props.help } : {})}
         {...(props.error ? { error: props.error } : {})}
         required={props.required}
@@ -169,9 +184,7 @@ export function TextOrPlaceField(props: InputProps) {
         onChange={(text) => props.onChange(question.key, text, 'typing')}
         onSelect={({ record }) => {
           if (record && !('ceeb' in record)) {
-            for (const [key, value] of mapAddressRecord(prefix, record, props.readAnswers())) {
-              props.onChange(key, value, 'typing');
-            }
+            props.onFill(mapAddressRecord(prefix, record, props.readAnswers()), 'typing');
           }
           props.onCommit();
         }}

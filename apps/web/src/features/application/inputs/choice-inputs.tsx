@@ -18,14 +18,14 @@ function selectData(source: OptionSource | undefined, answers: Answers, placehol
 export function SelectField(props: InputProps) {
   return (
     <NativeSelect
+      key={props.fieldKey}
       id={props.id}
       label={props.label}
       description={props.help}
       error={props.error}
       withAsterisk={props.required}
-      value={props.value}
+      {...props.bind(props.question.key, 'now')}
       data={selectData(props.question.options, props.answers, 'Select an option')}
-      onChange={(e) => props.onChange(props.question.key, e.currentTarget.value, 'now')}
       maw="30rem"
     />
   );
@@ -33,14 +33,16 @@ export function SelectField(props: InputProps) {
 
 export function RadioField(props: InputProps) {
   const options = optionsOf(props.question.options, props.answers);
+  const field = props.bind(props.question.key, 'now');
   return (
     <Radio.Group
+      key={props.fieldKey}
       label={props.label}
       description={props.help}
       error={props.error}
       withAsterisk={props.required}
-      value={props.value}
-      onChange={(value) => props.onChange(props.question.key, value, 'now')}
+      defaultValue={field.defaultValue}
+      onChange={field.onChange}
     >
       <Group mt="xs" gap="lg">
         {options.map((option, index) => (
@@ -59,8 +61,10 @@ export function RadioField(props: InputProps) {
 }
 
 export function CheckboxField(props: InputProps) {
+  const field = props.bind(props.question.key, 'now');
   return (
     <Checkbox
+      key={props.fieldKey}
       id={props.id}
       // Mantine's Checkbox has no withAsterisk: the same red mark as the other inputs' labels,
       // hidden from screen readers, which hear aria-required instead.
@@ -78,12 +82,11 @@ export function CheckboxField(props: InputProps) {
       }
       description={props.help}
       error={props.error}
-      checked={isChecked(props.value)}
+      defaultChecked={isChecked(field.defaultValue)}
       aria-required={props.required ? true : undefined}
       aria-invalid={props.error ? true : undefined}
-      onChange={(e) =>
-        props.onChange(props.question.key, e.currentTarget.checked ? 'true' : 'false', 'now')
-      }
+      // Answers are strings: a checked box is 'true', not the boolean Mantine reads from it.
+      onChange={(e) => field.onChange(e.currentTarget.checked ? 'true' : 'false')}
     />
   );
 }
@@ -106,7 +109,7 @@ export function MonthYearField(props: InputProps) {
     { id: yearKey, key: yearKey, label: 'Year', source: question.yearOptions, width: '9rem' },
   ];
   return (
-    <fieldset className={classes.fieldset}>
+    <fieldset key={props.fieldKey} className={classes.fieldset}>
       <legend className={classes.legend}>
         {props.label}
         {props.required && (
@@ -130,10 +133,9 @@ export function MonthYearField(props: InputProps) {
             <select
               id={part.id}
               className={classes.select}
-              value={props.answers[part.key] ?? ''}
+              {...props.bind(part.key, 'now')}
               aria-invalid={invalid}
               aria-describedby={describedBy}
-              onChange={(e) => props.onChange(part.key, e.currentTarget.value, 'now')}
             >
               {selectData(part.source, props.answers, part.label).map((option) => (
                 <option key={option.value} value={option.value}>

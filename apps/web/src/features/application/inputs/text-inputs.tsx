@@ -9,6 +9,7 @@ import {
   formatSsn,
   limitForRole,
 } from '@admissions/form';
+import { useAnswerValue } from '../state/application-context';
 import type { InputProps } from './input-props';
 import { getPartner } from '../../../shared/lib/partner';
 
@@ -16,6 +17,7 @@ function limitOf(props: InputProps): number {
   return limitForRole(props.question, 'value', getPartner());
 }
 
+/** The wrapper's props; the value is the form's (uncontrolled: `bind` gives where it starts). */
 function common(props: InputProps) {
   return {
     id: props.id,
@@ -23,8 +25,24 @@ function common(props: InputProps) {
     description: props.help,
     error: props.error,
     withAsterisk: props.required,
-    value: props.value,
     onBlur: props.onCommit,
+  };
+}
+
+/**
+ * A field whose text is reformatted as typed (phone, SSN): the input is uncontrolled, so the
+ * formatted text is written back into it before the form gets it.
+ */
+function bindFormatted(props: InputProps, format: (typed: string) => string) {
+  const field = props.bind(props.question.key, 'typing');
+  return {
+    defaultValue: field.defaultValue,
+    onChange: (event: React.ChangeEvent<HTMLInputElement>) => {
+      const input = event.currentTarget;
+      const formatted = format(input.value);
+      if (input.value !== formatted) input.value = formatted;
+      field.onChange(formatted);
+    },
   };
 }
 
@@ -42,11 +60,12 @@ export function TextField(props: InputProps) {
   const limit = limitOf(props);
   return (
     <TextInput
+      key={props.fieldKey}
       {...common(props)}
+      {...props.bind(props.question.key, 'typing')}
       maw={widthForLimit(limit)}
       maxLength={limit}
       autoComplete="off"
-      onChange={(e) => props.onChange(props.question.key, e.currentTarget.value, 'typing')}
     />
   );
 }
@@ -54,9 +73,10 @@ export function TextField(props: InputProps) {
 export function PasswordField(props: InputProps) {
   return (
     <PasswordInput
+      key={props.fieldKey}
       {...common(props)}
+      {...props.bind(props.question.key, 'typing')}
       maxLength={limitOf(props)}
-      onChange={(e) => props.onChange(props.question.key, e.currentTarget.value, 'typing')}
     />
   );
 }
@@ -65,10 +85,14 @@ export function TextareaField(props: InputProps) {
   const limit = limitOf(props);
   // How many pasted characters maxLength dropped in the last paste (0: it all fit).
   const [pasteCut, setPasteCut] = useState(0);
-  const counter = formatCharacterCount(countCharacters(props.value), limit);
+  // The counter shows the text, so this question re-renders as it is typed (only this one).
+  const value = useAnswerValue(props.question.key);
+  const counter = formatCharacterCount(countCharacters(value), limit);
   return (
     <Textarea
+      key={props.fieldKey}
       {...common(props)}
+      {...props.bind(props.question.key, 'typing')}
       // The counter is the description, read with the field and shown under it; a paste that did
       // not fit says so there, since the browser cuts it silently.
       description={pasteCut > 0 ? `${counter}. ${formatPasteCut(limit, pasteCut)}` : counter}
@@ -84,7 +108,6 @@ export function TextareaField(props: InputProps) {
       minRows={6}
       maxRows={20}
       maxLength={limit}
-      onChange={(e) => props.onChange(props.question.key, e.currentTarget.value, 'typing')}
     />
   );
 }
@@ -95,14 +118,17 @@ export function DateField(props: InputProps) {
   const [partial, setPartial] = useState(false);
   const invalidMessage = props.question.date?.invalidMessage ?? MESSAGES.dateInvalid;
   const error = partial && props.error ? invalidMessage : props.error;
+  const field = props.bind(props.question.key, 'typing');
   return (
     <TextInput
+      key={props.fieldKey}
       {...common(props)}
       error={error}
       type="date"
+      defaultValue={field.defaultValue}
       onChange={(e) => {
         setPartial(e.currentTarget.validity.badInput);
-        props.onChange(props.question.key, e.currentTarget.value, 'typing');
+        field.onChange(e);
       }}
       onBlur={(e) => {
         setPartial(e.currentTarget.validity.badInput);
@@ -116,16 +142,15 @@ export function DateField(props: InputProps) {
 export function PhoneField(props: InputProps) {
   return (
     <TextInput
+      key={props.fieldKey}
       {...common(props)}
+      {...bindFormatted(props, formatPhone)}
       type="tel"
       inputMode="tel"
       autoComplete="off"
       placeholder="(555) 555-5555"
       maxLength={14}
       maw="12rem"
-      onChange={(e) =>
-        props.onChange(props.question.key, formatPhone(e.currentTarget.value), 'typing')
-      }
     />
   );
 }
@@ -133,15 +158,14 @@ export function PhoneField(props: InputProps) {
 export function SsnField(props: InputProps) {
   return (
     <TextInput
+      key={props.fieldKey}
       {...common(props)}
+      {...bindFormatted(props, formatSsn)}
       inputMode="numeric"
       autoComplete="off"
       placeholder="NNN-NN-NNNN"
       maxLength={11}
       maw="16rem"
-      onChange={(e) =>
-        props.onChange(props.question.key, formatSsn(e.currentTarget.value), 'typing')
-      }
     />
   );
 }

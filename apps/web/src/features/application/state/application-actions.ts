@@ -38,7 +38,10 @@ export interface ApplicationDeps {
 }
 
 export interface ApplicationActions {
+  /** A value its own component already shows (a lookup's text, an upload). */
   setAnswer: (key: string, value: string, mode: ChangeMode) => void;
+  /** Values set from outside their inputs (a picked record fills the address). */
+  fillAnswers: (entries: readonly (readonly [string, string])[], mode: ChangeMode) => void;
   /** Saves what is pending now (blur). */
   commit: () => void;
   retrySave: () => void;
@@ -189,6 +192,7 @@ export function createApplicationActions(
 
   return {
     setAnswer: (key, value, mode) => answers.setAnswer(key, value, mode),
+    fillAnswers: (entries, mode) => answers.fillAnswers(entries, mode),
     commit: () => void answers.flush(),
     retrySave: () => void answers.saver.flush(),
     chooseTab,

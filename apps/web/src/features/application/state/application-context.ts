@@ -33,6 +33,20 @@ export function useAnswersSelector<S>(
   return useStoreSelector(useHandle().answers.store, select, isEqual);
 }
 
+/** The application's form binding: `bind` an uncontrolled input, `fieldKey` for its element key. */
+export function useAnswersForm(): Pick<ApplicationStates['answers'], 'bind' | 'fieldKey'> {
+  return useHandle().answers;
+}
+
+/**
+ * One answer as it is now, re-rendering when it changes (Mantine's `useWatchValue`): for the few
+ * inputs that show their value elsewhere than in the input (a character counter, a lookup).
+ */
+export function useAnswerValue(key: string): string {
+  const form = useHandle().answers.form;
+  return (form.useWatchValue(key) as string | undefined) ?? '';
+}
+
 /** The latest answers, for event handlers (reading them does not subscribe). */
 export function useAnswersReader(): () => AnswersView['answers'] {
   const { answers } = useHandle();
