@@ -87,21 +87,20 @@ export function preloadRouteChunks(routes: Readonly<Record<string, readonly stri
             return holder.fileName;
           });
           const files = [...collect(holders)].filter((file) => !loaded.has(file));
+          // Relative to `base`, which the script adds once (every byte of it loads with each page).
           table[route] = {
-            js: files.map((file) => base + file),
-            css: files.flatMap((file) =>
-              [...(byFile.get(file)?.viteMetadata?.importedCss ?? [])].map((css) => base + css),
-            ),
+            js: files,
+            css: files.flatMap((file) => [...(byFile.get(file)?.viteMetadata?.importedCss ?? [])]),
           };
         }
         // ES5 and small: it runs on every page load, before the entry. `crossOrigin` as Vite's own
         // preloads set it, so that the route's import finds the preloaded response.
         const source =
-          `(function(t){var r=t[location.pathname.replace(/\\/+$/,'')];if(!r)return;` +
-          `function a(rel,href){var l=document.createElement('link');l.rel=rel;l.href=href;` +
+          `(function(b,t){var r=t[location.pathname.replace(/\\/+$/,'')];if(!r)return;` +
+          `function a(rel,href){var l=document.createElement('link');l.rel=rel;l.href=b+href;` +
           `l.crossOrigin='';if(rel==='preload')l.as='style';document.head.appendChild(l)}` +
           `r.css.forEach(function(h){a('preload',h)});` +
-          `r.js.forEach(function(h){a('modulepreload',h)})})(${JSON.stringify(table)});\n`;
+          `r.js.forEach(function(h){a('modulepreload',h)})})(${JSON.stringify(base)},${JSON.stringify(table)});\n`;
         const reference = this.emitFile({
           type: 'asset',
           name: `${path.basename(ROUTE_PRELOAD_SCRIPT)}.js`,

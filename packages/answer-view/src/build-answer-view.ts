@@ -40,6 +40,7 @@ import type {
   DocumentView,
 } from './view-model';
 import { stripBidiControls } from './display-text';
+import { formatDocumentSize } from './document-size';
 
 export type AnswerViewAudience = 'applicant' | 'service';
 
@@ -123,16 +124,6 @@ export function resolveChosenTabs(
       valid ?? group.tabs.find((t) => isAnswered(answers[t.questionKey]))?.id ?? group.defaultTab;
   }
   return chosen;
-}
-
-/**
- * A file's size as the upload widget, the print view and the PDF all write it: bytes below 1 KB,
- * else KB or MB with one decimal ("512 B", "12.3 KB", "1.0 MB").
- */
-export function formatDocumentSize(bytes: number): string {
-  if (bytes < 1024) return `${Math.max(0, Math.round(bytes))} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 /**

@@ -13,10 +13,10 @@ export {
   collectAnswerPairs,
   formatAnswerDate,
   formatApplicantName,
-  formatDocumentSize,
   maskIdentifier,
   resolveChosenTabs,
 } from './build-answer-view';
 export type { AnswerViewAudience, AnswerViewExtras, DocumentRecord } from './build-answer-view';
+export { formatDocumentSize } from './document-size';
 export { COVER_HEADING, formatCoverTimestamp, listCoverLines } from './cover';
 export { stripBidiControls } from './display-text';

@@ -5,7 +5,7 @@
 import { useId, type ElementType } from 'react';
 import { Title } from '@mantine/core';
 import { COVER_HEADING, listCoverLines } from '../cover';
-import { formatDocumentSize } from '../build-answer-view';
+import { formatDocumentSize } from '../document-size';
 import type {
   AnswerPageView,
   AnswerRow,
