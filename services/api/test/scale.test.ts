@@ -423,7 +423,7 @@ describe('graceful shutdown of the server process', () => {
 
     const exited = await exit;
     expect(exited.code, output).toBe(0);
-    // SHUTDOWN_TIMEOUT_MS is 6 s: the stuck request is cut at its deadline (4 s, the rest is kept
+    // SHUTDOWN_TIMEOUT_MS is 6 s: the stuck request is cut at its deadline (3 s, the rest is kept
     // for closing the pools and the database and writing the last log lines), and the process
     // has exited by the end of the budget.
     expect(exited.at - signalledAt).toBeLessThan(6500);

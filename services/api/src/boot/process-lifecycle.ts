@@ -74,8 +74,9 @@ export function stopOnSignals({ logger, budgetMs, close, logs }: StopOnSignalsOp
       log(() => logger.error('shutdown did not finish in time'));
       exitNow(1);
     }, budgetMs - 100).unref();
-    // What is left after the deadline is for closing the pools and writing the last lines.
-    const deadline = startedAt + budgetMs - Math.min(2500, Math.floor(budgetMs / 3));
+    // What is left after the deadline is for closing the pools (a LibreOffice still starting
+    // from boot included) and writing the last lines: up to 3 s, at most half the budget.
+    const deadline = startedAt + budgetMs - Math.min(3000, Math.floor(budgetMs / 2));
     log(() => logger.info({ signal, timeoutMs: budgetMs }, 'shutting down'));
     let code = 0;
     try {

@@ -246,18 +246,23 @@ export const SAMPLE_FILES: Partial<Record<LookupCategory, string>> = {
   college_ceeb: path.join(SAMPLE_DIR, 'sample-colleges.csv'),
 };
 
+const LOOKUP_SEED_LOCK_ID = 7_201_331;
+
 /**
  * The embedded default's quick start: a category whose table is empty gets the shipped SAMPLE
  * list (fictional schools). The first real import of that category removes the samples.
  */
 export async function seedLookupSamples(database: Database, logger: Logger): Promise<void> {
-  for (const [category, file] of Object.entries(SAMPLE_FILES) as [LookupCategory, string][]) {
-    const { table } = IMPORT_FORMATS[category];
-    const { rows: any } = await database.executeSql(`SELECT 1 FROM ${table} LIMIT 1`, []);
-    if (any.length > 0) continue;
-    const { rows } = validateLookupCsv(category, await readFile(file, 'utf8'));
-    // Replicas starting together may both find the table empty: the upsert makes that harmless.
-    await upsertLookupRows(database, category, rows, 'sample');
-    logger.info({ category, rows: rows.length }, 'lookup sample list loaded');
-  }
+  // Replicas starting together would both find a table empty and rebuild its word index at the
+  // same time (a duplicate key in lookup_vocabulary): one seeds, the others then find it filled.
+  await database.withAdvisoryLock(LOOKUP_SEED_LOCK_ID, async () => {
+    for (const [category, file] of Object.entries(SAMPLE_FILES) as [LookupCategory, string][]) {
+      const { table } = IMPORT_FORMATS[category];
+      const { rows: any } = await database.executeSql(`SELECT 1 FROM ${table} LIMIT 1`, []);
+      if (any.length > 0) continue;
+      const { rows } = validateLookupCsv(category, await readFile(file, 'utf8'));
+      await upsertLookupRows(database, category, rows, 'sample');
+      logger.info({ category, rows: rows.length }, 'lookup sample list loaded');
+    }
+  });
 }
