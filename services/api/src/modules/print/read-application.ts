@@ -19,26 +19,26 @@ export interface ApplicationSnapshot {
 }
 
 /**
- * null when the account does not exist; an account without answers reads as empty. The three
- * reads share one repeatable-read snapshot of the database, so the documents are those of
- * `version` even while the applicant changes them: one read is enough for a rendering.
+ * null when the account does not exist; an account without answers reads as empty. One read is
+ * enough for a rendering; the renderer reads again only if a document changed under it.
  */
 export async function readApplicationSnapshot(
   db: Db,
   encryptionKey: Buffer,
   userId: string,
 ): Promise<ApplicationSnapshot | null> {
-  const read = await db.transaction(
-    async (transaction) => {
-      const tx = transaction as unknown as Db;
-      const account = await findAccountById(tx, userId);
-      if (!account) return null;
-      const row = await findApplication(tx, userId);
-      const documents = await createDocumentStore(tx).listDocumentAnswers(userId);
-      return { account, row, documents };
-    },
-    { isolationLevel: 'repeatable read', accessMode: 'read only' },
-  );
+  // Plain reads, not one repeatable-read transaction: the CLI reaches the embedded database
+  // through the server's socket, where every connection shares one PGlite session and a
+  // transaction of one would swallow the others' statements. A render whose documents moved
+  // on meanwhile reads again (render-application.ts checks the version).
+  const found = await findAccountById(db, userId);
+  const read = found
+    ? {
+        account: found,
+        row: await findApplication(db, userId),
+        documents: await createDocumentStore(db).listDocumentAnswers(userId),
+      }
+    : null;
   if (!read) return null;
   const { account, row, documents } = read;
   return {
