@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import type { FileChooser, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../packages/api-contract/src/index';
 import { DEFAULT_PARTNER } from '../../packages/form/src/index';
@@ -241,11 +241,18 @@ describe.each(VIEWPORTS)('on a $name ($width px)', (viewport) => {
         response.url().endsWith(`/api/pdf/document-answer/${STATEMENT.doc}`) &&
         ((await response.json()) as { status?: string }).status === 'FAILED',
     );
-    const chooser = page.waitForEvent('filechooser');
-    await page.keyboard.press('Space');
-    await (
-      await chooser
-    ).setFiles({ name: 'damaged.pdf', mimeType: 'application/pdf', buffer: damaged });
+    // Space (then Enter) on the focused input opens the chooser; headless Chromium now and then
+    // drops the first key's chooser event, so the key is pressed again rather than failing.
+    let chooser: FileChooser | null = null;
+    for (const key of ['Space', 'Enter', 'Space']) {
+      const opened = page.waitForEvent('filechooser', { timeout: 5_000 }).catch(() => null);
+      await page.keyboard.press(key);
+      chooser = await opened;
+      if (chooser) break;
+      await input.focus();
+    }
+    if (!chooser) throw new Error('the file chooser did not open from the keyboard');
+    await chooser.setFiles({ name: 'damaged.pdf', mimeType: 'application/pdf', buffer: damaged });
     const { message } = (await (await failed).json()) as { message: string };
     const failure = upload.getByTestId('upload-failure');
     await expectVisible(failure);
