@@ -18,8 +18,7 @@ export function createProcessLogger(config: Pick<Config, 'logLevel' | 'logFormat
   logs: ServerLogDestination;
 } {
   const logs = createServerLogDestination();
-  const logger = createLogger(
-    config.logLevel,
+  const pretty =
     config.logFormat === 'text'
       ? pinoPretty({
           destination: logs.stream,
@@ -28,9 +27,10 @@ export function createProcessLogger(config: Pick<Config, 'logLevel' | 'logFormat
           ignore: 'pid,hostname',
           singleLine: true,
         })
-      : logs.stream,
-  );
-  return { logger, logs };
+      : undefined;
+  const logger = createLogger(config.logLevel, pretty ?? logs.stream);
+  // At exit the lines still inside pino-pretty's transform go out too.
+  return { logger, logs: pretty ? { ...logs, flush: (ms) => logs.flush(ms, pretty) } : logs };
 }
 
 export interface StopOnSignalsOptions {

@@ -5,8 +5,11 @@ const MAX_BUFFERED_LOG_BYTES = 16 * 1024 * 1024;
 
 export interface ServerLogDestination {
   stream: pino.DestinationStream;
-  /** Writes out what is buffered, waiting at most `ms`. */
-  flush(ms: number): Promise<void>;
+  /**
+   * Writes out what is buffered, waiting at most `ms`; nothing is written after it. `head` is
+   * the stream the logger writes to when it is not this one (pino-pretty's, which pipes here).
+   */
+  flush(ms: number, head?: NodeJS.WritableStream): Promise<void>;
   /** Stops writing at once: nothing left is written, not even at exit. */
   abandon(): void;
 }
@@ -29,11 +32,17 @@ export function createServerLogDestination(): ServerLogDestination {
   for (const std of [process.stdout, process.stderr]) std.on('error', () => undefined);
   return {
     stream,
-    async flush(ms) {
+    async flush(ms, head) {
+      // sonic-boom's flush(cb) calls back at once when minLength is 0 (ours), even with a write
+      // in flight and lines queued behind it: the last lines ('stopped') were lost at exit.
+      // end() writes out everything queued, then emits 'close' (fd 1 itself stays open); ending
+      // pino-pretty's stream first lets the lines it still holds through, then ends this one.
       await Promise.race([
         new Promise<void>((resolve) => {
+          stream.once('close', () => resolve());
+          stream.once('error', () => resolve());
           try {
-            stream.flush(() => resolve());
+            (head ?? stream).end();
           } catch {
             resolve();
           }
