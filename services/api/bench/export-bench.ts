@@ -105,7 +105,7 @@ try {
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir, poolSize: 4 });
   await migrateDatabase(database);
   const secrets = await loadSecrets(null, dataDir);
-  const storage = createStorage(config, secrets.hmacKey, systemClock);
+  const storage = await createStorage(config, secrets.hmacKey, systemClock);
   const seedStarted = performance.now();
   const notes: string[] = [];
   await seedApplications(

@@ -1,7 +1,10 @@
 // The compiled service against the same service under tsx: how long from `node …` until the server
 // answers GET /health with 200 (and until the worker, with the embedded default, is ready). Both
 // start on the same migrated DATA_DIR (one first start is not measured), alternately, so machine
-// load falls on both alike. Target (issue #16): the compiled server starts at least 2× faster.
+// load falls on all alike. Target (issue #16): the compiled server starts at least 2× faster than
+// under tsx. tsx is measured twice: as the Docker image and a first `npm start` ran it before the
+// compiled build — no transform cache, so every TypeScript file compiled at each start (a new
+// container's /tmp is empty) — and as a developer's restart, with tsx's on-disk cache warm.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -14,10 +17,15 @@ const TARGET_RATIO = 2;
 const serviceRoot = path.resolve(import.meta.dirname, '..');
 
 const COMMANDS = {
-  compiled: ['--enable-source-maps', 'dist/server.js'],
-  tsx: ['--import', 'tsx', 'src/boot/server.ts'],
+  compiled: { args: ['--enable-source-maps', 'dist/server.js'], env: {} },
+  'tsx, no cache': {
+    args: ['--import', 'tsx', 'src/boot/server.ts'],
+    env: { TSX_DISABLE_CACHE: '1' },
+  },
+  'tsx, warm cache': { args: ['--import', 'tsx', 'src/boot/server.ts'], env: {} },
 } as const;
 type Variant = keyof typeof COMMANDS;
+const VARIANTS = Object.keys(COMMANDS) as Variant[];
 
 function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -33,10 +41,11 @@ function findFreePort(): Promise<number> {
 async function measureStart(variant: Variant, dataDir: string): Promise<number> {
   const port = await findFreePort();
   const started = performance.now();
-  const child = spawn(process.execPath, COMMANDS[variant], {
+  const child = spawn(process.execPath, COMMANDS[variant].args, {
     cwd: serviceRoot,
     env: {
       ...process.env,
+      ...COMMANDS[variant].env,
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
@@ -72,30 +81,35 @@ async function main(): Promise<void> {
   try {
     // Creates and migrates the embedded database once; every measured start finds it ready.
     await measureStart('compiled', dataDir);
-    const samples: Record<Variant, number[]> = { compiled: [], tsx: [] };
+    // And fills tsx's cache for the warm-cache starts.
+    await measureStart('tsx, warm cache', dataDir);
+    const samples = Object.fromEntries(VARIANTS.map((v) => [v, [] as number[]])) as Record<
+      Variant,
+      number[]
+    >;
     for (let round = 0; round < ROUNDS; round++) {
-      for (const variant of round % 2 === 0
-        ? (['tsx', 'compiled'] as const)
-        : (['compiled', 'tsx'] as const)) {
+      for (const variant of round % 2 === 0 ? VARIANTS : [...VARIANTS].reverse()) {
         samples[variant].push(await measureStart(variant, dataDir));
       }
     }
     const median = (values: number[]) => percentile(values, 50);
-    const ratio = median(samples.tsx) / median(samples.compiled);
+    const ratioTo = (variant: Variant) => median(samples[variant]) / median(samples.compiled);
     reportBench({
       id: 'startup',
       title: 'Server start-up, compiled against tsx (`services/api`, issue #16)',
       command: 'npm run bench -w services/api -- startup',
       description:
         'Time from `node …` until GET /health answers 200, on the embedded default (PGlite) with ' +
-        `an already migrated DATA_DIR; ${ROUNDS} starts of each, alternating, medians. ` +
-        '`compiled` is `npm start` (node dist/server.js, built by esbuild); `tsx` is the same ' +
-        'server from its TypeScript sources (node --import tsx src/boot/server.ts). Target: the ' +
-        `compiled server starts at least ${TARGET_RATIO}× faster.`,
+        `an already migrated DATA_DIR; ${ROUNDS} starts of each, in turn, medians. ` +
+        '`compiled` is `npm start` and the Docker image now (node dist/server.js, built by ' +
+        'esbuild); `tsx, no cache` is how the image and a first start ran before (node --import ' +
+        "tsx src/boot/server.ts, every file transformed: a new container's /tmp holds no tsx " +
+        'cache); `tsx, warm cache` is a developer restarting under tsx. Target: the compiled ' +
+        `server starts at least ${TARGET_RATIO}× faster than under tsx.`,
       tables: [
         {
           columns: ['command', 'median', 'min', 'max'],
-          rows: (['compiled', 'tsx'] as const).map((variant) => [
+          rows: VARIANTS.map((variant) => [
             variant,
             formatMs(median(samples[variant])),
             formatMs(Math.min(...samples[variant])),
@@ -103,8 +117,12 @@ async function main(): Promise<void> {
           ]),
         },
         {
-          columns: ['tsx / compiled', `≥ ${TARGET_RATIO}×`],
-          rows: [[`${ratio.toFixed(2)}×`, ratio >= TARGET_RATIO ? 'yes' : 'no']],
+          columns: ['baseline', 'baseline / compiled', `≥ ${TARGET_RATIO}×`],
+          rows: VARIANTS.filter((variant) => variant !== 'compiled').map((variant) => [
+            variant,
+            `${ratioTo(variant).toFixed(2)}×`,
+            ratioTo(variant) >= TARGET_RATIO ? 'yes' : 'no',
+          ]),
         },
       ],
     });

@@ -147,7 +147,7 @@ describe('export command while the server holds the embedded database', () => {
     database = await openDatabase({ databaseUrl: url, dataDir, poolSize: 1 });
     const config = loadConfig({ DATA_DIR: dataDir });
     const secrets = await loadSecrets(null, config.dataDir);
-    const storage = createStorage(config, secrets.hmacKey, systemClock);
+    const storage = await createStorage(config, secrets.hmacKey, systemClock);
     // Migrations ran in the server before the socket opened.
     await seedApplications(
       { db: database.db, storage, encryptionKey: secrets.encryptionKey },

@@ -60,7 +60,7 @@ describe('S3 storage driver (s3rver)', () => {
     };
     const config = loadConfig({ DATA_DIR: dir, ...s3Env });
     expect(config.s3?.forcePathStyle).toBe(true);
-    storage = createStorage(config, Buffer.alloc(32), systemClock);
+    storage = await createStorage(config, Buffer.alloc(32), systemClock);
   });
   afterAll(async () => {
     await storage?.close();

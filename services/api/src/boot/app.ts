@@ -17,6 +17,7 @@ import type { MailJob } from '../modules/mail';
 import { registerErrorHandling } from '../platform/http/error-handler';
 import { registerRequestLog } from '../platform/http/request-log';
 import { compileValidator } from '../platform/http/validator';
+import { compileValidatorLazily, lazySerializerController } from '../platform/http/lazy-compile';
 import { registerSecurity } from '../platform/http/security';
 import { registerSpa } from '../platform/http/spa';
 import { registerJsonBodyParser } from '../platform/http/json-body';
@@ -93,8 +94,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: 72_000,
     return503OnClosing: true,
+    schemaController: lazySerializerController,
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.setValidatorCompiler(compileValidator);
+  app.setValidatorCompiler(compileValidatorLazily(compileValidator));
 
   // Only JSON bodies: a text/plain POST is what a cross-site HTML form can send without CORS.
   app.removeContentTypeParser('text/plain');

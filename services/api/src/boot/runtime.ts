@@ -121,7 +121,7 @@ export async function startServices(config: Config, options: ServicesOptions): P
     logger,
   });
   // Shared by every process: S3, or DATA_DIR/blobs on the same machine.
-  const storage = createStorage(config, secrets.hmacKey, clock);
+  const storage = await createStorage(config, secrets.hmacKey, clock);
   // Conversion and rendering parse applicants' files: they run in sandbox children, not here.
   const sandbox = createConfiguredSandbox(config, logger, [
     DOCUMENT_SANDBOX_TASKS,

@@ -49,7 +49,7 @@ export async function startMeasuredJobQueue(
 ): Promise<{ queue: JobQueue; metrics?: Metrics }> {
   const queues = listQueues(config);
   const metrics = config.metricsEnabled
-    ? createMetrics(
+    ? await createMetrics(
         database,
         queues.map((q) => q.name),
       )

@@ -1,8 +1,7 @@
 // --combined: every exported application in one PDF, in index order, with one top-level bookmark
 // per applicant at the first page of their application; each applicant's own bookmarks (pages,
 // sections, documents) are carried over beneath it, closed.
-import { PDFDocument, PDFName } from 'pdf-lib';
-import { appendOutline, readOutline, type OutlineNode } from '@admissions/answer-view/pdf-outline';
+import type { OutlineNode } from '@admissions/answer-view/pdf-outline';
 
 export interface CombinedEntry {
   title: string;
@@ -10,6 +9,11 @@ export interface CombinedEntry {
 }
 
 export async function buildCombinedPdf(entries: readonly CombinedEntry[]): Promise<Uint8Array> {
+  // Loaded with the first combined PDF: a server start does not pay for pdf-lib (~0.1 s).
+  const [{ PDFDocument, PDFName }, { appendOutline, readOutline }] = await Promise.all([
+    import('pdf-lib'),
+    import('@admissions/answer-view/pdf-outline'),
+  ]);
   const pdf = await PDFDocument.create();
   pdf.setTitle('Applications');
   const outline: OutlineNode[] = [];

@@ -134,7 +134,7 @@ export async function runExportCommand(
   process.on('SIGTERM', onInterrupt);
   try {
     const secrets = await loadSecrets(config.secretKey, config.dataDir);
-    storage = createStorage(config, secrets.hmacKey, systemClock);
+    storage = await createStorage(config, secrets.hmacKey, systemClock);
     let render: ApplicationRenderer;
     if (options.queue) {
       const logger = pino({ level: 'warn' });

@@ -2,7 +2,6 @@
 // behind GET /service/pdf), so an exported file is exactly the staff PDF. The layout step it
 // calls (view model → bytes) is injected: in-process it runs on a pool of threads, in a worker
 // process on the main thread.
-import { PDFDocument } from 'pdf-lib';
 import type { AnswerView, ApplicationCover } from '@admissions/answer-view';
 import {
   renderApplication,
@@ -33,6 +32,8 @@ export type PageCountingRenderer = (
 export const EXPORT_AUDIENCE = 'service';
 
 export async function countPdfPages(bytes: Uint8Array): Promise<number> {
+  // Loaded with the first export, not with every server start.
+  const { PDFDocument } = await import('pdf-lib');
   const doc = await PDFDocument.load(bytes, { updateMetadata: false });
   return doc.getPageCount();
 }

@@ -2,7 +2,7 @@
 // and a nonce (openid-client). The state, nonce and PKCE verifier travel in a short cookie sealed
 // with AES-256-GCM (secret and tamper-proof), so no table is needed and a callback only completes
 // the sign-in the same browser started.
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import { eq } from 'drizzle-orm';
 import type { StaffRole } from '@admissions/api-contract';
 import type { StaffOidcConfig } from '../../platform/config';
@@ -38,21 +38,26 @@ export function createStaffOidc(options: {
   now: () => Date;
 }) {
   const { config, db, encryptionKey } = options;
-  let discovered: Promise<oidc.Configuration> | undefined;
+  let discovered: Promise<{ oidc: typeof Oidc; cfg: Oidc.Configuration }> | undefined;
 
-  /** Discovery once, retried on the next sign-in if the provider was unreachable. */
-  function configuration(): Promise<oidc.Configuration> {
+  /**
+   * Discovery once, retried on the next sign-in if the provider was unreachable. openid-client
+   * loads here too: a server start does not pay for it before anyone signs in.
+   */
+  function configuration(): Promise<{ oidc: typeof Oidc; cfg: Oidc.Configuration }> {
     discovered ??= (async () => {
+      const oidc = await import('openid-client');
       const issuer = new URL(config.issuer);
       // Plain http only for a provider on this machine (development and tests).
       const insecure = issuer.protocol === 'http:' && isLoopback(issuer);
-      return oidc.discovery(
+      const cfg = await oidc.discovery(
         issuer,
         config.clientId,
         { redirect_uris: [options.redirectUri], response_types: ['code'] },
         oidc.ClientSecretPost(config.clientSecret),
         insecure ? { execute: [oidc.allowInsecureRequests] } : undefined,
       );
+      return { oidc, cfg };
     })().catch((error: unknown) => {
       discovered = undefined;
       throw error;
@@ -83,7 +88,7 @@ export function createStaffOidc(options: {
   return {
     /** The provider's authorization URL and the sealed flow cookie to set. */
     async start(): Promise<{ url: string; cookie: string }> {
-      const cfg = await configuration();
+      const { oidc, cfg } = await configuration();
       const verifier = oidc.randomPKCECodeVerifier();
       const flow: FlowState = {
         state: oidc.randomState(),
@@ -117,7 +122,7 @@ export function createStaffOidc(options: {
       if (!(flow.exp > options.now().getTime())) return { ok: false, reason: 'failed' };
       let claims: Record<string, unknown>;
       try {
-        const cfg = await configuration();
+        const { oidc, cfg } = await configuration();
         const tokens = await oidc.authorizationCodeGrant(cfg, currentUrl, {
           pkceCodeVerifier: flow.verifier,
           expectedState: flow.state,

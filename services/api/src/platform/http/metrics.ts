@@ -3,7 +3,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { Config } from '../config';
 import type { Database } from '../db/connect';
 
@@ -15,6 +15,8 @@ export interface Metrics {
   registry: Registry;
   /** Called by the queue wrapper around every job handler (in-process workers). */
   observeJob(queue: string, outcome: JobOutcome, seconds: number): void;
+  /** Called once per response; `route` is the template, never the raw URL. */
+  observeRequest(route: string, method: string, statusClass: string, seconds: number): void;
 }
 
 // Requests are mostly milliseconds; PDFs and uploads take seconds.
@@ -41,7 +43,12 @@ async function readQueueDepths(
   }));
 }
 
-export function createMetrics(database: Database, queues: readonly string[]): Metrics {
+export async function createMetrics(
+  database: Database,
+  queues: readonly string[],
+): Promise<Metrics> {
+  // prom-client loads only with METRICS_ENABLED: a start without metrics does not pay for it.
+  const { Gauge, Histogram, Registry, collectDefaultMetrics } = await import('prom-client');
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const jobDuration = new Histogram({
@@ -67,10 +74,20 @@ export function createMetrics(database: Database, queues: readonly string[]): Me
       }
     },
   });
+  const httpDuration = new Histogram({
+    name: 'admissions_http_request_duration_seconds',
+    help: 'HTTP request duration by route template, method and status class.',
+    labelNames: ['route', 'method', 'status_class'] as const,
+    buckets: HTTP_BUCKETS,
+    registers: [registry],
+  });
   return {
     registry,
     observeJob(queue, outcome, seconds) {
       jobDuration.observe({ queue, outcome }, seconds);
+    },
+    observeRequest(route, method, statusClass, seconds) {
+      httpDuration.observe({ route, method, status_class: statusClass }, seconds);
     },
   };
 }
@@ -86,23 +103,14 @@ function sameToken(given: string, expected: string): boolean {
  * OpenAPI document, not rate limited, not shed under pressure so the overload stays visible).
  */
 export function registerMetrics(app: FastifyInstance, metrics: Metrics, config: Config): void {
-  const httpDuration = new Histogram({
-    name: 'admissions_http_request_duration_seconds',
-    help: 'HTTP request duration by route template, method and status class.',
-    labelNames: ['route', 'method', 'status_class'] as const,
-    buckets: HTTP_BUCKETS,
-    registers: [metrics.registry],
-  });
   app.addHook('onResponse', async (request, reply) => {
     // The template (/api/pdf/document-answer/:key), never the raw URL: bounded label values.
     const route = request.routeOptions.url ?? 'unmatched';
     if (route === METRICS_PATH) return;
-    httpDuration.observe(
-      {
-        route,
-        method: request.method,
-        status_class: `${Math.floor(reply.statusCode / 100)}xx`,
-      },
+    metrics.observeRequest(
+      route,
+      request.method,
+      `${Math.floor(reply.statusCode / 100)}xx`,
       reply.elapsedTime / 1000,
     );
   });

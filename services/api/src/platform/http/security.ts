@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { MESSAGES } from '@admissions/api-contract';
 import type { Config } from '../config';
 import { registerLoadShedding } from './load-shedding';
@@ -61,8 +61,12 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
 
   // One counter per account or IP across every API process when REDIS_URL is set; otherwise per
   // process.
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1 })
+  // ioredis loads only when it is used.
+  const redis: Redis | undefined = config.redisUrl
+    ? new (await import('ioredis')).Redis(config.redisUrl, {
+        connectTimeout: 2000,
+        maxRetriesPerRequest: 1,
+      })
     : undefined;
   if (redis) {
     redis.on('error', (error: Error) => app.log.warn({ err: error }, 'rate-limit store error'));

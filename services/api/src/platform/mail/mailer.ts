@@ -1,7 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 
 export interface MailMessage {
@@ -28,17 +28,22 @@ export function createMailer(options: {
 }): Mailer {
   const { smtpUrl, from, dataDir, logger } = options;
   if (smtpUrl) {
-    const transport = nodemailer.createTransport(smtpUrl, {
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 20_000,
-    });
+    // nodemailer loads with the first message, not with every process start.
+    let transport: Promise<Transporter> | undefined;
+    const connect = () =>
+      (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+        nodemailer.createTransport(smtpUrl, {
+          connectionTimeout: 10_000,
+          greetingTimeout: 10_000,
+          socketTimeout: 20_000,
+        }),
+      ));
     return {
       async send(message) {
-        await transport.sendMail({ from, ...message });
+        await (await connect()).sendMail({ from, ...message });
         logger.info({ subject: message.subject }, 'mail sent');
       },
-      close: () => transport.close(),
+      close: () => void transport?.then((open) => open.close()),
     };
   }
   const outbox = path.join(dataDir, 'outbox');

@@ -1,7 +1,6 @@
 // docx → PDF: the package checks (check-docx.ts), then a warm LibreOffice with the named import
 // filter; a document that crashes LibreOffice gets a second warm process, then a one-shot
 // sandboxed soffice, before it is called a failure (the document's, never "try again later").
-import { PDFDocument } from 'pdf-lib';
 import type { Logger } from 'pino';
 import { checkDocx } from './check-docx';
 import { DocumentRejectedError } from './conversion-errors';
@@ -25,6 +24,8 @@ const WARM_ATTEMPTS = 2;
 export async function checkConvertedPageCount(pdf: Uint8Array): Promise<number> {
   let pages: number;
   try {
+    // Only the sandbox child runs this; the server, which imports this file, never loads pdf-lib.
+    const { PDFDocument } = await import('pdf-lib');
     const doc = await PDFDocument.load(pdf, { updateMetadata: false, throwOnInvalidObject: true });
     pages = doc.getPageCount();
   } catch (error) {
