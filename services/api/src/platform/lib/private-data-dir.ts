@@ -20,6 +20,22 @@ export function restrictNewFiles(): void {
 }
 
 /**
+ * Creates DATA_DIR 0700 or brings the folder itself to 0700: then no other user reaches anything
+ * inside it, whatever the entries' own modes. Cheap, so it runs before anything else at start;
+ * securePrivateDataDir, which walks every entry, may follow in the background.
+ */
+export async function closePrivateDataDir(dataDir: string): Promise<void> {
+  await mkdir(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  try {
+    await chmod(dataDir, PRIVATE_DIR_MODE);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // Owned by another user: securePrivateDataDir reports it with the other entries.
+    if (code !== 'EPERM' && code !== 'EACCES') throw error;
+  }
+}
+
+/**
  * Creates DATA_DIR 0700, or brings an existing one to 0700 for directories and 0600 for files.
  * Returns the entries it could not change (owned by another user, as on some mounted volumes):
  * the caller warns rather than refuses to start.
