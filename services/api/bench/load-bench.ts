@@ -231,7 +231,7 @@ try {
         `seeding ${CONNECTIONS} applicants (sign-up, confirm, login, one complete save): ` +
         `${seconds(seededIn)}; importing the schools (at the same time): ${seconds(importedIn)}.`,
       'Seeding includes waiting for each confirmation e-mail; the send-email queue is worked ' +
-        'in batches of 16, four sends at a time (`src/mail/mail-jobs.ts`).',
+        'in batches of 16, four sends at a time (`src/modules/mail/mail-jobs.ts`).',
       ...(check.lost.length > 0
         ? [`Lost writes (first 5): ${JSON.stringify(check.lost.slice(0, 5))}`]
         : []),
