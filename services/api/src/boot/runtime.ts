@@ -75,6 +75,11 @@ export interface RuntimeOptions {
   renderPdf?: PdfRenderer;
   /** Load the PDF fonts and render once at boot (the server does). */
   warmPdfRenderer?: boolean;
+  /**
+   * The warm-ups above start when this settles (the server: once it listens), so that their
+   * processes — LibreOffice, the renderer's child — do not compete for the CPU with the start.
+   */
+  warmAfter?: Promise<unknown>;
 }
 
 export interface ServicesOptions extends RuntimeOptions {
@@ -156,16 +161,23 @@ export async function startServices(config: Config, options: ServicesOptions): P
           renderPdf,
           layoutPdf: options.renderPdf ? undefined : sandboxed.layout,
           sandbox,
-          warmConversionPool: options.warmConversionPool === true,
           exportLoops: role === 'worker' ? 4 : 2,
         })
       : undefined;
-  if (options.warmPdfRenderer === true && !options.renderPdf) {
-    // In a child: it no longer blocks this event loop, so start-up need not wait for it.
-    void sandboxed
-      .warm()
-      .catch((error: unknown) => logger.error({ err: error }, 'PDF renderer warm-up failed'));
-  }
+  void (options.warmAfter ?? Promise.resolve()).then(() => {
+    if (options.warmConversionPool === true && workers) {
+      // In the background: requests are answered while LibreOffice starts (~1–2 s per process).
+      void workers.conversion.pool
+        .warm()
+        .catch((error: unknown) => logger.error({ err: error }, 'LibreOffice warm-up failed'));
+    }
+    if (options.warmPdfRenderer === true && !options.renderPdf) {
+      // In a child: it does not block this event loop.
+      void sandboxed
+        .warm()
+        .catch((error: unknown) => logger.error({ err: error }, 'PDF renderer warm-up failed'));
+    }
+  });
   return {
     database,
     queue,

@@ -37,12 +37,16 @@ async function main(): Promise<void> {
     throw error;
   }
   const { logger, logs } = createProcessLogger(config);
+  let markListening!: () => void;
+  const listening = new Promise<void>((resolve) => (markListening = resolve));
   const runtime = await startRuntime(config, {
     logger,
     warmConversionPool: true,
     warmPdfRenderer: true,
+    warmAfter: listening,
   });
   await runtime.app.listen({ port: config.port, host: config.host });
+  markListening();
   logger.info(describeReady(config), `Ready: ${formatReady(config)}`);
 
   stopOnSignals({

@@ -82,8 +82,6 @@ export async function startJobWorkers(deps: {
   layoutPdf?: PageCountingRenderer;
   /** Where documents are converted and checked (the caller owns it and closes it). */
   sandbox: SandboxPool;
-  /** Start LibreOffice now rather than on the first docx (tests leave it). */
-  warmConversionPool: boolean;
   /** Job loops for `export --queue`. */
   exportLoops: number;
 }): Promise<JobWorkers> {
@@ -106,7 +104,6 @@ export async function startJobWorkers(deps: {
     clock,
     logger,
     sandbox: deps.sandbox,
-    warm: deps.warmConversionPool,
   });
   const renderDeps = {
     db: database.db,

@@ -27,8 +27,6 @@ export async function startConversionRuntime(options: {
   logger: Logger;
   /** The children that check and convert the bytes (the caller owns and closes it). */
   sandbox: SandboxPool;
-  /** Start LibreOffice now (servers and workers) rather than on the first docx (tests). */
-  warm: boolean;
 }): Promise<ConversionRuntime> {
   const { config, logger } = options;
   const pool = createOfficePool({
@@ -37,12 +35,6 @@ export async function startConversionRuntime(options: {
     recycleAfter: config.officeRecycleAfter,
     logger,
   });
-  if (options.warm) {
-    // In the background: the server answers while LibreOffice starts (~1–2 s per process).
-    void pool
-      .warm()
-      .catch((error: unknown) => logger.error({ err: error }, 'LibreOffice warm-up failed'));
-  }
   const stopWorker = await startConversionWorker({
     queue: options.queue,
     store: createDocumentStore(options.db),
