@@ -4,26 +4,28 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CONVERSION_STATUSES } from './documents';
 import { ServicePrintResponse } from './service';
 import { WEB_STATUSES } from './profile';
+import * as ROUTE from './endpoint-routes';
+import { routePath } from './endpoint';
 
 export const STAFF_ROUTES = {
   /** The SPA's staff area (pages come from apps/web). */
   home: '/staff',
   setupPage: '/staff/setup',
-  oidcStart: '/staff/auth/oidc/start',
-  oidcCallback: '/staff/auth/oidc/callback',
+  oidcStart: routePath(ROUTE.startStaffOidc),
+  oidcCallback: routePath(ROUTE.finishStaffOidc),
   /** Which sign-in methods the sign-in page offers. */
-  methods: '/staff/auth/methods',
-  login: '/staff/auth/login',
-  totp: '/staff/auth/totp',
-  setup: '/staff/auth/setup',
-  logout: '/staff/auth/logout',
-  me: '/staff/api/me',
-  applications: '/staff/api/applications',
-  application: '/staff/api/applications/:id',
-  applicationPdf: '/staff/api/applications/:id/pdf',
+  methods: routePath(ROUTE.readStaffMethods),
+  login: routePath(ROUTE.staffLogin),
+  totp: routePath(ROUTE.staffTotp),
+  setup: routePath(ROUTE.staffSetup),
+  logout: routePath(ROUTE.staffLogout),
+  me: routePath(ROUTE.readStaffMe),
+  applications: routePath(ROUTE.listStaffApplications),
+  application: routePath(ROUTE.readStaffApplication),
+  applicationPdf: routePath(ROUTE.downloadStaffApplicationPdf),
   /** Campus systems, with `Authorization: Bearer <API key>`. */
-  serviceTokens: '/service/tokens',
-  serviceApplications: '/service/applications',
+  serviceTokens: routePath(ROUTE.mintServiceToken),
+  serviceApplications: routePath(ROUTE.listServiceApplications),
 } as const;
 
 export const STAFF_ROLES = ['reader', 'exporter'] as const;
@@ -209,9 +211,9 @@ export const ServiceTokenResponse = Type.Object(
 export type ServiceTokenResponse = Static<typeof ServiceTokenResponse>;
 
 export const STAFF_EXPORT_ROUTES = {
-  exports: '/staff/api/exports',
-  export: '/staff/api/exports/:id',
-  exportDownload: '/staff/api/exports/:id/download',
+  exports: routePath(ROUTE.listStaffExports),
+  export: routePath(ROUTE.readStaffExport),
+  exportDownload: routePath(ROUTE.downloadStaffExport),
 } as const;
 
 export const STAFF_EXPORT_MESSAGES = {
