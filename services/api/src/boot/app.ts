@@ -153,7 +153,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       try {
         await database.db.execute(sql`SELECT 1`);
       } catch {
-        throw new AppError(503, 'UNAVAILABLE', MESSAGES.unavailable, { 'retry-after': '5' });
+        throw new AppError('UNAVAILABLE', MESSAGES.unavailable, {
+          headers: { 'retry-after': '5' },
+        });
       }
       return { status: 'ok' as const };
     },

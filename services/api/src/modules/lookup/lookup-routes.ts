@@ -38,10 +38,10 @@ export const lookupRoutes: FastifyPluginAsyncTypebox<LookupRouteOptions> = async
     handler: async (request) => {
       const { category, text, id, max_results: maxResults } = request.query;
       if (!isLookupCategory(category)) {
-        throw new AppError(400, 'UNKNOWN_CATEGORY', LOOKUP_MESSAGES.unknownCategory);
+        throw new AppError('UNKNOWN_CATEGORY', LOOKUP_MESSAGES.unknownCategory);
       }
       if ((id === undefined) === (text === undefined)) {
-        throw new AppError(400, 'INVALID_REQUEST', LOOKUP_MESSAGES.textOrId);
+        throw new AppError('INVALID_REQUEST', LOOKUP_MESSAGES.textOrId);
       }
       if (id !== undefined) {
         let record;
@@ -49,9 +49,11 @@ export const lookupRoutes: FastifyPluginAsyncTypebox<LookupRouteOptions> = async
           record = await service.fetch(category, id);
         } catch (error) {
           request.log.error({ err: error, category }, 'lookup fetch failed');
-          throw new AppError(503, 'UNAVAILABLE', MESSAGES.unavailable, { 'retry-after': '5' });
+          throw new AppError('UNAVAILABLE', MESSAGES.unavailable, {
+            headers: { 'retry-after': '5' },
+          });
         }
-        if (!record) throw new AppError(404, 'NOT_FOUND', LOOKUP_MESSAGES.notFound);
+        if (!record) throw new AppError('NOT_FOUND', LOOKUP_MESSAGES.notFound);
         return record;
       }
       const limit = Math.min(maxResults ?? LOOKUP_MAX_RESULTS, LOOKUP_MAX_RESULTS);

@@ -42,14 +42,13 @@ export const serviceRoutes: FastifyPluginAsyncTypebox<ServiceRouteOptions> = asy
     if (!check.ok) {
       request.log.info({ reason: check.reason }, 'service token refused');
       throw check.reason === 'expired'
-        ? new AppError(401, 'SERVICE_TOKEN_EXPIRED', SERVICE_MESSAGES.tokenExpired)
-        : new AppError(401, 'SERVICE_TOKEN_INVALID', SERVICE_MESSAGES.tokenInvalid);
+        ? new AppError('SERVICE_TOKEN_EXPIRED', SERVICE_MESSAGES.tokenExpired)
+        : new AppError('SERVICE_TOKEN_INVALID', SERVICE_MESSAGES.tokenInvalid);
     }
     return check.claims;
   }
   // The account was deleted after the token was minted.
-  const accountGone = () =>
-    new AppError(401, 'SERVICE_TOKEN_INVALID', SERVICE_MESSAGES.tokenInvalid);
+  const accountGone = () => new AppError('SERVICE_TOKEN_INVALID', SERVICE_MESSAGES.tokenInvalid);
 
   const common = {
     config: publicRouteLimit(options.config),

@@ -45,9 +45,9 @@ export const serviceApiRoutes: FastifyPluginAsyncTypebox<ServiceApiRouteOptions>
     const header = request.headers.authorization ?? '';
     const match = /^Bearer (\S+)$/.exec(header);
     const key = match?.[1] ? await verifyApiKey(db, match[1], clock.now()) : null;
-    if (!key) throw new AppError(401, 'API_KEY_INVALID', STAFF_MESSAGES.apiKeyInvalid);
+    if (!key) throw new AppError('API_KEY_INVALID', STAFF_MESSAGES.apiKeyInvalid);
     if (!scopes.includes(key.scope)) {
-      throw new AppError(403, 'API_KEY_SCOPE', STAFF_MESSAGES.apiKeyScope);
+      throw new AppError('API_KEY_SCOPE', STAFF_MESSAGES.apiKeyScope);
     }
     request.log.info({ apiKey: key.id }, 'api key used');
     return key;
@@ -69,7 +69,7 @@ export const serviceApiRoutes: FastifyPluginAsyncTypebox<ServiceApiRouteOptions>
     handler: async (request) => {
       const key = await authenticate(request, ['read', 'export']);
       const user = await findAccountById(db, request.body.application_id);
-      if (!user) throw new AppError(404, 'NOT_FOUND', STAFF_MESSAGES.notFound);
+      if (!user) throw new AppError('NOT_FOUND', STAFF_MESSAGES.notFound);
       const ttl = request.body.ttl_seconds;
       const { token, claims } = mintServiceToken(options.serviceTokenKey, {
         userId: user.id,

@@ -91,14 +91,14 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
     },
     handler: async (_request, reply) => {
       if (!options.oidc)
-        throw new AppError(404, 'OIDC_NOT_CONFIGURED', STAFF_MESSAGES.oidcNotConfigured);
+        throw new AppError('OIDC_NOT_CONFIGURED', STAFF_MESSAGES.oidcNotConfigured);
       let started;
       try {
         started = await options.oidc.start();
       } catch (error) {
         reply.log.warn({ err: error }, 'identity provider unreachable');
-        throw new AppError(503, 'OIDC_UNAVAILABLE', STAFF_MESSAGES.oidcFailed, {
-          'retry-after': '5',
+        throw new AppError('OIDC_UNAVAILABLE', STAFF_MESSAGES.oidcFailed, {
+          headers: { 'retry-after': '5' },
         });
       }
       // Lax, not Strict: the provider sends the browser back with a cross-site top-level GET.
@@ -127,7 +127,7 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
     },
     handler: async (request, reply) => {
       if (!options.oidc)
-        throw new AppError(404, 'OIDC_NOT_CONFIGURED', STAFF_MESSAGES.oidcNotConfigured);
+        throw new AppError('OIDC_NOT_CONFIGURED', STAFF_MESSAGES.oidcNotConfigured);
       const current = new URL(request.url, options.config.publicUrl);
       const outcome = await options.oidc.finish(current, request.cookies[OIDC_COOKIE]);
       // The flow works once, whatever the outcome.
@@ -260,7 +260,7 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
       const user = currentStaff(request);
       const userId = request.params.id;
       const read = await options.pdf.readServicePrint(userId);
-      if (!read) throw new AppError(404, 'NOT_FOUND', STAFF_MESSAGES.notFound);
+      if (!read) throw new AppError('NOT_FOUND', STAFF_MESSAGES.notFound);
       const conversions = await createDocumentStore(db).listConversions(userId);
       await recordServiceRead(db, {
         tokenId: `staff:${randomBytes(9).toString('base64url')}`,
@@ -300,7 +300,7 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
     handler: async (request, reply) => {
       const user = currentStaff(request);
       const rendered = await options.pdf.readServicePdf(request.params.id);
-      if (!rendered) throw new AppError(404, 'NOT_FOUND', STAFF_MESSAGES.notFound);
+      if (!rendered) throw new AppError('NOT_FOUND', STAFF_MESSAGES.notFound);
       await recordServiceRead(db, {
         tokenId: `staff:${randomBytes(9).toString('base64url')}`,
         userId: request.params.id,
@@ -315,7 +315,7 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
   });
 
   const exportsOf = (): StaffExports => {
-    if (!options.exports) throw new AppError(503, 'UNAVAILABLE', MESSAGES.unavailable);
+    if (!options.exports) throw new AppError('UNAVAILABLE', MESSAGES.unavailable);
     return options.exports;
   };
   const ExportParams = StaffApplicationParams;
