@@ -32,10 +32,11 @@ export interface EndpointSpec {
   readonly security?: readonly { readonly [scheme: string]: readonly string[] }[];
 }
 
-export type Endpoint<R extends string = string> = EndpointSpec & {
-  readonly route: R;
-  readonly method: RouteMethod<R>;
-  readonly path: RoutePath<R>;
+/** Any endpoint; each of ENDPOINTS has its own literal route, method and path. */
+export type Endpoint = EndpointSpec & {
+  readonly route: string;
+  readonly method: HttpMethod;
+  readonly path: string;
 };
 
 export function routeMethod<R extends string>(route: R): RouteMethod<R> {
