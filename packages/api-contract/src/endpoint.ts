@@ -76,7 +76,9 @@ export type ResponseSchema<E> = E extends { readonly response: infer Rs }
 /** What a successful call answers. */
 export type EndpointResponse<E> = Static<ResponseSchema<E>>;
 
-type Field<K extends string, S> = S extends TSchema ? { [P in K]: Static<S> } : { [P in K]?: never };
+type Field<K extends string, S> = S extends TSchema
+  ? { [P in K]: Static<S> }
+  : { [P in K]?: never };
 
 /** What a caller gives: `params`, `query` and `body`, each only where the endpoint has it. */
 export type EndpointInput<E> = Field<'params', ParamsSchema<E>> &

@@ -9,13 +9,7 @@ import * as ROUTE from './endpoint-routes';
 import { defineEndpoint } from './endpoint';
 import type { ErrorCode } from './error-codes';
 import { HealthResponse, MessageResponse } from './common';
-import {
-  ConfirmBody,
-  LoginBody,
-  ResetPasswordBody,
-  SignupBody,
-  UsernameBody,
-} from './auth';
+import { ConfirmBody, LoginBody, ResetPasswordBody, SignupBody, UsernameBody } from './auth';
 import { ProfileResponse } from './profile';
 import {
   AddAnotherBody,
@@ -70,7 +64,11 @@ export const PdfFileResponse = Type.Unsafe<Uint8Array>({
   format: 'binary',
   description: 'The PDF, as an attachment named lastname_firstname_applicationid.pdf',
 });
-const ExportFileResponse = Type.Unsafe<Uint8Array>({ type: 'string', format: 'binary' });
+// The server streams it from disk (a Node stream is an async iterable of chunks).
+const ExportFileResponse = Type.Unsafe<Uint8Array | AsyncIterable<Uint8Array>>({
+  type: 'string',
+  format: 'binary',
+});
 const Redirect = Type.Null();
 
 // What any route may answer, whatever it does: a request outside its schema, the rate limit,

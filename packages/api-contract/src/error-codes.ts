@@ -7,7 +7,8 @@ import { LOOKUP_MESSAGES } from './lookup';
 import { SERVICE_MESSAGES } from './service';
 import { STAFF_EXPORT_MESSAGES, STAFF_MESSAGES } from './staff';
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 503;
+export type ErrorStatus =
+  400 | 401 | 403 | 404 | 408 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 503;
 
 export interface ErrorCodeEntry {
   readonly status: ErrorStatus;

@@ -1,14 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { registerEndpoint } from '../../platform/http/register-endpoint';
 import {
-  API_ROUTES,
-  ErrorResponse,
+  ENDPOINTS,
+  isLookupCategory,
   LOOKUP_MAX_RESULTS,
   LOOKUP_MESSAGES,
-  LookupQuery,
-  LookupResponse,
   MESSAGES,
-  commonErrors,
-  isLookupCategory,
 } from '@admissions/api-contract';
 import type { Config } from '../../platform/config';
 import { AppError } from '../../platform/lib/app-error';
@@ -26,15 +23,9 @@ export interface LookupRouteOptions {
 export const lookupRoutes: FastifyPluginAsyncTypebox<LookupRouteOptions> = async (app, options) => {
   const { config, service } = options;
 
-  app.get(API_ROUTES.lookupFind, {
+  registerEndpoint(app, ENDPOINTS.lookupFind, {
     // Typed-as-you-go: its own per-IP budget, higher than the other public routes'.
     config: { rateLimit: { max: config.lookupRateLimit, timeWindow: 60_000 } },
-    schema: {
-      tags: ['lookup'],
-      summary: 'Search schools or addresses (text) or fetch the record behind a result (id)',
-      querystring: LookupQuery,
-      response: { 200: LookupResponse, 404: ErrorResponse, ...commonErrors },
-    },
     handler: async (request) => {
       const { category, text, id, max_results: maxResults } = request.query;
       if (!isLookupCategory(category)) {
