@@ -2,6 +2,8 @@
 // endpoint's URL. Re-exported as the namespace ENDPOINT_ROUTES, so the SPA's bundle holds only
 // the routes it calls (a member of a namespace is tree-shaken like a named import), and no
 // schema: endpoints.ts adds the TypeBox schemas, summaries and error codes the server needs.
+// The staff area's routes live in their own file, so they load with the staff pages' code.
+export * from './staff-endpoint-routes';
 
 // Operations
 export const health = 'GET /health';
@@ -44,27 +46,6 @@ export const downloadApplicationPdf = 'GET /api/pdf/file';
 // Staff print view and PDF with a service token
 export const readServicePrint = 'GET /service/tmp-pdf';
 export const downloadServicePdf = 'GET /service/pdf';
-
-// The staff area
-export const startStaffOidc = 'GET /staff/auth/oidc/start';
-export const finishStaffOidc = 'GET /staff/auth/oidc/callback';
-export const readStaffMethods = 'GET /staff/auth/methods';
-export const staffLogin = 'POST /staff/auth/login';
-export const staffTotp = 'POST /staff/auth/totp';
-export const staffSetup = 'POST /staff/auth/setup';
-export const staffLogout = 'POST /staff/auth/logout';
-export const readStaffMe = 'GET /staff/api/me';
-export const listStaffApplications = 'GET /staff/api/applications';
-export const readStaffApplication = 'GET /staff/api/applications/:id';
-export const downloadStaffApplicationPdf = 'GET /staff/api/applications/:id/pdf';
-export const startStaffExport = 'POST /staff/api/exports';
-export const listStaffExports = 'GET /staff/api/exports';
-export const readStaffExport = 'GET /staff/api/exports/:id';
-export const downloadStaffExport = 'GET /staff/api/exports/:id/download';
-
-// Campus systems, with `Authorization: Bearer <API key>`
-export const mintServiceToken = 'POST /service/tokens';
-export const listServiceApplications = 'GET /service/applications';
 
 // Lookups
 export const lookupFind = 'GET /lookup/find';

@@ -508,8 +508,9 @@ export type Endpoints = typeof ENDPOINTS;
 export type EndpointName = keyof Endpoints;
 /** Every route, "METHOD /path". */
 export type EndpointRoute = Endpoints[EndpointName]['route'];
+type EndpointsByRoute = { [K in EndpointName as Endpoints[K]['route']]: Endpoints[K] };
 /** The endpoint of a route. */
-export type EndpointOf<R extends EndpointRoute> = Extract<Endpoints[EndpointName], { route: R }>;
+export type EndpointOf<R extends EndpointRoute> = EndpointsByRoute[R];
 
 /** Codes used by no endpoint are answered by the platform alone (the upload form, /metrics). */
 export type EndpointErrorCode = Endpoints[EndpointName]['errors'][number] & ErrorCode;

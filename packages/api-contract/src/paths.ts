@@ -3,3 +3,9 @@ export const PRINT_VIEW_PATH = '/print';
 
 /** The JavaScript-readable login marker (docs/roles.md) starts with this; it carries no secret. */
 export const LOGIN_MARKER_COOKIE_PREFIX = 'CognitoIdentityServiceProvider';
+
+/** The staff area's pages in the SPA (apps/web). */
+export const STAFF_PAGES = {
+  home: '/staff',
+  setup: '/staff/setup',
+} as const;

@@ -1,7 +1,9 @@
 // Paths by name for the server's guards, the CLI and tests, read from the endpoint routes (the
-// only place a path is written). The SPA calls endpoints through ENDPOINT_ROUTES instead.
+// only place a path is written). The SPA calls endpoints through ENDPOINT_ROUTES instead and
+// never imports this file, so these maps (built by calls) stay out of its bundle.
 import * as ROUTE from './endpoint-routes';
 import { routePath } from './endpoint';
+import { STAFF_PAGES } from './paths';
 
 export const API_ROUTES = {
   health: routePath(ROUTE.health),
@@ -37,4 +39,31 @@ export const API_ROUTES = {
   /** Staff, read-only, with ?service_token=: the print view's data and the same PDF. */
   servicePrint: routePath(ROUTE.readServicePrint),
   servicePdf: routePath(ROUTE.downloadServicePdf),
+} as const;
+
+export const STAFF_ROUTES = {
+  /** The SPA's staff area (pages come from apps/web). */
+  home: STAFF_PAGES.home,
+  setupPage: STAFF_PAGES.setup,
+  oidcStart: routePath(ROUTE.startStaffOidc),
+  oidcCallback: routePath(ROUTE.finishStaffOidc),
+  /** Which sign-in methods the sign-in page offers. */
+  methods: routePath(ROUTE.readStaffMethods),
+  login: routePath(ROUTE.staffLogin),
+  totp: routePath(ROUTE.staffTotp),
+  setup: routePath(ROUTE.staffSetup),
+  logout: routePath(ROUTE.staffLogout),
+  me: routePath(ROUTE.readStaffMe),
+  applications: routePath(ROUTE.listStaffApplications),
+  application: routePath(ROUTE.readStaffApplication),
+  applicationPdf: routePath(ROUTE.downloadStaffApplicationPdf),
+  /** Campus systems, with `Authorization: Bearer <API key>`. */
+  serviceTokens: routePath(ROUTE.mintServiceToken),
+  serviceApplications: routePath(ROUTE.listServiceApplications),
+} as const;
+
+export const STAFF_EXPORT_ROUTES = {
+  exports: routePath(ROUTE.listStaffExports),
+  export: routePath(ROUTE.readStaffExport),
+  exportDownload: routePath(ROUTE.downloadStaffExport),
 } as const;

@@ -4,29 +4,6 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CONVERSION_STATUSES } from './documents';
 import { ServicePrintResponse } from './service';
 import { WEB_STATUSES } from './profile';
-import * as ROUTE from './endpoint-routes';
-import { routePath } from './endpoint';
-
-export const STAFF_ROUTES = {
-  /** The SPA's staff area (pages come from apps/web). */
-  home: '/staff',
-  setupPage: '/staff/setup',
-  oidcStart: routePath(ROUTE.startStaffOidc),
-  oidcCallback: routePath(ROUTE.finishStaffOidc),
-  /** Which sign-in methods the sign-in page offers. */
-  methods: routePath(ROUTE.readStaffMethods),
-  login: routePath(ROUTE.staffLogin),
-  totp: routePath(ROUTE.staffTotp),
-  setup: routePath(ROUTE.staffSetup),
-  logout: routePath(ROUTE.staffLogout),
-  me: routePath(ROUTE.readStaffMe),
-  applications: routePath(ROUTE.listStaffApplications),
-  application: routePath(ROUTE.readStaffApplication),
-  applicationPdf: routePath(ROUTE.downloadStaffApplicationPdf),
-  /** Campus systems, with `Authorization: Bearer <API key>`. */
-  serviceTokens: routePath(ROUTE.mintServiceToken),
-  serviceApplications: routePath(ROUTE.listServiceApplications),
-} as const;
 
 export const STAFF_ROLES = ['reader', 'exporter'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
@@ -209,12 +186,6 @@ export const ServiceTokenResponse = Type.Object(
   { additionalProperties: false },
 );
 export type ServiceTokenResponse = Static<typeof ServiceTokenResponse>;
-
-export const STAFF_EXPORT_ROUTES = {
-  exports: routePath(ROUTE.listStaffExports),
-  export: routePath(ROUTE.readStaffExport),
-  exportDownload: routePath(ROUTE.downloadStaffExport),
-} as const;
 
 export const STAFF_EXPORT_MESSAGES = {
   busy: 'An export of yours is still running. Please wait for it to finish.',

@@ -63,11 +63,11 @@ export function buildEndpointResponses(endpoint: Endpoint): Record<number, TSche
   for (const [status, schema] of Object.entries(endpoint.response)) {
     if (schema) responses[Number(status)] = schema;
   }
+  // A code's own status only: its other ones are the storage upload's and Fastify's refusal of
+  // a body, which no endpoint's declaration is about.
   for (const code of endpoint.errors) {
-    const entry: { status: number; otherStatuses?: readonly number[] } = ERROR_CODES[code];
-    for (const status of [entry.status, ...(entry.otherStatuses ?? [])]) {
-      responses[status] ??= endpoint.errorBodies?.[status] ?? ErrorResponse;
-    }
+    const { status } = ERROR_CODES[code];
+    responses[status] ??= endpoint.errorBodies?.[status] ?? ErrorResponse;
   }
   return responses;
 }
