@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import type { ErrorCode } from './error-codes';
 
 // Schema limits are generous on purpose: the shared rules in @admissions/form give the exact
 // messages of docs/validation.md, so the schema only refuses what no person could have typed.
@@ -45,4 +46,4 @@ export const AUTH_ERROR_CODES = {
   notConfirmed: 'NOT_CONFIRMED',
   loginFailed: 'LOGIN_FAILED',
   accountLocked: 'ACCOUNT_LOCKED',
-} as const;
+} as const satisfies Record<string, ErrorCode>;

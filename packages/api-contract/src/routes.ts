@@ -1,42 +1,69 @@
-// The URL of every call, shared by the server's route registration and the SPA's fetchers.
+// Paths by name for the server's guards, the CLI and tests, read from the endpoint routes (the
+// only place a path is written). The SPA calls endpoints through ENDPOINT_ROUTES instead and
+// never imports this file, so these maps (built by calls) stay out of its bundle.
+import * as ROUTE from './endpoint-routes';
+import { routePath } from './endpoint';
+import { STAFF_PAGES } from './paths';
+
 export const API_ROUTES = {
-  health: '/health',
-  login: '/public/login',
-  signup: '/public/signup',
-  confirm: '/public/confirm',
-  resendConfirm: '/public/resend-confirm',
-  forgotPassword: '/public/forgot-password',
-  resetPassword: '/public/reset-password',
-  logout: '/api/logout',
-  profile: '/api/profile',
-  answer: '/api/answer',
-  lastPage: '/api/last-page',
-  webStatus: '/api/web-status',
-  validations: '/api/validations',
-  submit: '/api/submit',
-  addAnother: '/api/add-another',
-  tabs: '/api/tabs',
-  temporaryAnswers: '/public/tmp',
-  partner: '/public/partner',
-  presignedUrl: '/api/presigned-url',
+  health: routePath(ROUTE.health),
+  login: routePath(ROUTE.login),
+  signup: routePath(ROUTE.signup),
+  confirm: routePath(ROUTE.confirm),
+  resendConfirm: routePath(ROUTE.resendConfirm),
+  forgotPassword: routePath(ROUTE.forgotPassword),
+  resetPassword: routePath(ROUTE.resetPassword),
+  logout: routePath(ROUTE.logout),
+  profile: routePath(ROUTE.readProfile),
+  answer: routePath(ROUTE.saveAnswers),
+  lastPage: routePath(ROUTE.saveLastPage),
+  webStatus: routePath(ROUTE.advanceWebStatus),
+  validations: routePath(ROUTE.saveValidations),
+  submit: routePath(ROUTE.submit),
+  addAnother: routePath(ROUTE.readAddAnother),
+  tabs: routePath(ROUTE.readTabs),
+  temporaryAnswers: routePath(ROUTE.readTemporaryAnswers),
+  partner: routePath(ROUTE.readPartner),
+  presignedUrl: routePath(ROUTE.createUploadUrl),
   /** GET status, POST start, DELETE forget; `:key` is a file question (`*_doc`). */
-  documentConversion: '/api/pdf/document-answer/:key',
-  documentAnswers: '/api/document-answer',
-  documentAnswer: '/api/document-answer/:key',
+  documentConversion: routePath(ROUTE.readConversion),
+  documentAnswers: routePath(ROUTE.readDocumentAnswers),
+  documentAnswer: routePath(ROUTE.deleteDocument),
   /** The local storage driver's presigned-POST endpoint (S3 returns its own URL instead). */
   storageUpload: '/storage/upload',
-  lookupFind: '/lookup/find',
+  lookupFind: routePath(ROUTE.lookupFind),
   /** GET: status of the applicant's application PDF, starting its generation when needed. */
-  applicationPdf: '/api/pdf',
+  applicationPdf: routePath(ROUTE.requestApplicationPdf),
   /** GET: the generated PDF itself, through the short-lived link that /api/pdf returns. */
-  applicationPdfFile: '/api/pdf/file',
+  applicationPdfFile: routePath(ROUTE.downloadApplicationPdf),
   /** Staff, read-only, with ?service_token=: the print view's data and the same PDF. */
-  servicePrint: '/service/tmp-pdf',
-  servicePdf: '/service/pdf',
+  servicePrint: routePath(ROUTE.readServicePrint),
+  servicePdf: routePath(ROUTE.downloadServicePdf),
 } as const;
 
-/** The SPA route of the staff print view; the CLI prints `${PUBLIC_URL}${PRINT_VIEW_PATH}?service_token=…`. */
-export const PRINT_VIEW_PATH = '/print';
+export const STAFF_ROUTES = {
+  /** The SPA's staff area (pages come from apps/web). */
+  home: STAFF_PAGES.home,
+  setupPage: STAFF_PAGES.setup,
+  oidcStart: routePath(ROUTE.startStaffOidc),
+  oidcCallback: routePath(ROUTE.finishStaffOidc),
+  /** Which sign-in methods the sign-in page offers. */
+  methods: routePath(ROUTE.readStaffMethods),
+  login: routePath(ROUTE.staffLogin),
+  totp: routePath(ROUTE.staffTotp),
+  setup: routePath(ROUTE.staffSetup),
+  logout: routePath(ROUTE.staffLogout),
+  me: routePath(ROUTE.readStaffMe),
+  applications: routePath(ROUTE.listStaffApplications),
+  application: routePath(ROUTE.readStaffApplication),
+  applicationPdf: routePath(ROUTE.downloadStaffApplicationPdf),
+  /** Campus systems, with `Authorization: Bearer <API key>`. */
+  serviceTokens: routePath(ROUTE.mintServiceToken),
+  serviceApplications: routePath(ROUTE.listServiceApplications),
+} as const;
 
-/** The JavaScript-readable login marker (docs/roles.md) starts with this; it carries no secret. */
-export const LOGIN_MARKER_COOKIE_PREFIX = 'CognitoIdentityServiceProvider';
+export const STAFF_EXPORT_ROUTES = {
+  exports: routePath(ROUTE.listStaffExports),
+  export: routePath(ROUTE.readStaffExport),
+  exportDownload: routePath(ROUTE.downloadStaffExport),
+} as const;

@@ -103,6 +103,18 @@ export const ApplicationPdfResponse = Type.Object(
 );
 export type ApplicationPdfResponse = Static<typeof ApplicationPdfResponse>;
 
+/** GET /api/pdf/file: the short-lived, signed link GET /api/pdf answers (print/download-links.ts). */
+export const DownloadLinkQuery = Type.Object(
+  {
+    u: Type.String({ pattern: '^[0-9a-f-]{36}$', description: 'The owner (a user id)' }),
+    v: Type.String({ pattern: '^[0-9]{1,9}$', description: 'The application version' }),
+    e: Type.String({ pattern: '^[0-9]{1,12}$', description: 'Expiry, seconds since the epoch' }),
+    s: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description: 'HMAC-SHA256 signature' }),
+  },
+  { additionalProperties: false },
+);
+export type DownloadLinkQuery = Static<typeof DownloadLinkQuery>;
+
 /** What the staff routes and the application PDF answer in `message`. */
 export const SERVICE_MESSAGES = {
   tokenInvalid: 'This staff link is not valid. Please ask for a new link.',

@@ -5,27 +5,6 @@ import { CONVERSION_STATUSES } from './documents';
 import { ServicePrintResponse } from './service';
 import { WEB_STATUSES } from './profile';
 
-export const STAFF_ROUTES = {
-  /** The SPA's staff area (pages come from apps/web). */
-  home: '/staff',
-  setupPage: '/staff/setup',
-  oidcStart: '/staff/auth/oidc/start',
-  oidcCallback: '/staff/auth/oidc/callback',
-  /** Which sign-in methods the sign-in page offers. */
-  methods: '/staff/auth/methods',
-  login: '/staff/auth/login',
-  totp: '/staff/auth/totp',
-  setup: '/staff/auth/setup',
-  logout: '/staff/auth/logout',
-  me: '/staff/api/me',
-  applications: '/staff/api/applications',
-  application: '/staff/api/applications/:id',
-  applicationPdf: '/staff/api/applications/:id/pdf',
-  /** Campus systems, with `Authorization: Bearer <API key>`. */
-  serviceTokens: '/service/tokens',
-  serviceApplications: '/service/applications',
-} as const;
-
 export const STAFF_ROLES = ['reader', 'exporter'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
 
@@ -207,12 +186,6 @@ export const ServiceTokenResponse = Type.Object(
   { additionalProperties: false },
 );
 export type ServiceTokenResponse = Static<typeof ServiceTokenResponse>;
-
-export const STAFF_EXPORT_ROUTES = {
-  exports: '/staff/api/exports',
-  export: '/staff/api/exports/:id',
-  exportDownload: '/staff/api/exports/:id/download',
-} as const;
 
 export const STAFF_EXPORT_MESSAGES = {
   busy: 'An export of yours is still running. Please wait for it to finish.',

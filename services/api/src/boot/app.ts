@@ -3,10 +3,9 @@ import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { Logger } from 'pino';
 import { sql } from 'drizzle-orm';
-import { ErrorResponse, HealthResponse, MESSAGES, API_ROUTES } from '@admissions/api-contract';
+import { ENDPOINTS, MESSAGES } from '@admissions/api-contract';
 import type { PartnerConfig } from '@admissions/form';
 import { isHttps, type Config } from '../platform/config';
 import type { Database } from '../platform/db/connect';
@@ -15,6 +14,7 @@ import type { Secrets } from '../platform/lib/crypto';
 import { AppError } from '../platform/lib/app-error';
 import type { MailJob } from '../modules/mail';
 import { registerErrorHandling } from '../platform/http/error-handler';
+import { registerEndpoint } from '../platform/http/register-endpoint';
 import { registerRequestLog } from '../platform/http/request-log';
 import { compileValidator } from '../platform/http/validator';
 import { compileValidatorLazily, lazySerializerController } from '../platform/http/lazy-compile';
@@ -144,18 +144,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
 
-  app.get(API_ROUTES.health, {
+  registerEndpoint(app, ENDPOINTS.health, {
     config: { rateLimit: false },
-    schema: {
-      tags: ['operations'],
-      summary: 'Ready when the database answers',
-      response: { 200: HealthResponse, 503: ErrorResponse },
-    },
     handler: async () => {
       try {
         await database.db.execute(sql`SELECT 1`);
       } catch {
-        throw new AppError(503, 'UNAVAILABLE', MESSAGES.unavailable, { 'retry-after': '5' });
+        throw new AppError('UNAVAILABLE', MESSAGES.unavailable, {
+          headers: { 'retry-after': '5' },
+        });
       }
       return { status: 'ok' as const };
     },
@@ -163,14 +160,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // The institution's details as this deployment configured them (PARTNER_CONFIG_FILE), so the
   // SPA's labels, limits and alert match what the server enforces.
-  app.get(API_ROUTES.partner, {
-    schema: {
-      tags: ['operations'],
-      summary: "The institution's configuration shown in the application",
-      response: { 200: Type.Unsafe<PartnerConfig>({ type: 'object', additionalProperties: true }) },
-    },
-    handler: async () => deps.partner,
-  });
+  registerEndpoint(app, ENDPOINTS.readPartner, { handler: async () => deps.partner });
 
   const cookies: CookieSettings = { secure: isHttps(config), clientId: config.loginMarkerClientId };
   app.decorateRequest('sessionUser', null);

@@ -1,6 +1,5 @@
 // docs/api.md document calls: presigned upload, conversion start/status/delete, document answers.
 import {
-  API_ROUTES,
   MESSAGES,
   type ConversionStatusResponse,
   type DocumentAnswersResponse,
@@ -8,12 +7,7 @@ import {
   type PresignedUrlResponse,
 } from '@admissions/api-contract';
 import { ServerError } from './errors';
-import { fetchJson } from './fetch-handler';
-
-const conversionUrl = (answerKey: string) =>
-  API_ROUTES.documentConversion.replace(':key', encodeURIComponent(answerKey));
-const documentUrl = (answerKey: string) =>
-  API_ROUTES.documentAnswer.replace(':key', encodeURIComponent(answerKey));
+import { callApi } from './call-api';
 
 export const documentQueryKeys = {
   answers: ['document-answer'] as const,
@@ -21,12 +15,12 @@ export const documentQueryKeys = {
 };
 
 export function getPresignedUrl(answerKey: string): Promise<PresignedUrlResponse> {
-  return fetchJson(API_ROUTES.presignedUrl, 'POST', { answer_key: answerKey });
+  return callApi('POST /api/presigned-url', { body: { answer_key: answerKey } });
 }
 
 /**
  * POSTs the file with the presigned fields as multipart form data (docs/api.md). This is the one call
- * that is not JSON, so it cannot go through fetchJson; its errors read the same way.
+ * that is not JSON, so it cannot go through callApi; its errors read the same way.
  */
 export async function uploadToPresignedUrl(
   presigned: PresignedUrlResponse,
@@ -63,21 +57,24 @@ export function startConversion(
   fileKey: string,
   fileName: string,
 ): Promise<ConversionStatusResponse> {
-  return fetchJson(conversionUrl(answerKey), 'POST', { file_key: fileKey, file_name: fileName });
+  return callApi('POST /api/pdf/document-answer/:key', {
+    params: { key: answerKey },
+    body: { file_key: fileKey, file_name: fileName },
+  });
 }
 
 export function getConversionStatus(answerKey: string): Promise<ConversionStatusResponse> {
-  return fetchJson(conversionUrl(answerKey), 'GET');
+  return callApi('GET /api/pdf/document-answer/:key', { params: { key: answerKey } });
 }
 
 export function deleteConversion(answerKey: string): Promise<MessageResponse> {
-  return fetchJson(conversionUrl(answerKey), 'DELETE');
+  return callApi('DELETE /api/pdf/document-answer/:key', { params: { key: answerKey } });
 }
 
 export function getDocumentAnswers(): Promise<DocumentAnswersResponse> {
-  return fetchJson(API_ROUTES.documentAnswers, 'GET');
+  return callApi('GET /api/document-answer');
 }
 
 export function deleteDocumentAnswer(answerKey: string): Promise<MessageResponse> {
-  return fetchJson(documentUrl(answerKey), 'DELETE');
+  return callApi('DELETE /api/document-answer/:key', { params: { key: answerKey } });
 }

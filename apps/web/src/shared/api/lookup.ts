@@ -1,11 +1,10 @@
 import {
-  API_ROUTES,
   LOOKUP_MAX_RESULTS,
   type LookupCategory,
   type LookupItem,
   type LookupRecord,
 } from '@admissions/api-contract';
-import { fetchJson } from './fetch-handler';
+import { callApi } from './call-api';
 
 /** docs/api.md Lookup: search as the applicant types. Failures are silent: an empty list. */
 export async function fetchLookupItems(
@@ -13,21 +12,10 @@ export async function fetchLookupItems(
   text: string,
   signal?: AbortSignal,
 ): Promise<LookupItem[]> {
-  const query = new URLSearchParams({
-    text: text.slice(0, 200),
-    category,
-    max_results: String(LOOKUP_MAX_RESULTS),
-  });
+  const query = { text: text.slice(0, 200), category, max_results: LOOKUP_MAX_RESULTS };
   try {
     signal?.throwIfAborted();
-    const items = await fetchJson<LookupItem[]>(
-      `${API_ROUTES.lookupFind}?${query}`,
-      'GET',
-      undefined,
-      {
-        sessionRedirect: false,
-      },
-    );
+    const items = await callApi('GET /lookup/find', { query }, { sessionRedirect: false });
     return Array.isArray(items) ? items : [];
   } catch {
     return [];
@@ -39,11 +27,14 @@ export async function fetchLookupRecord(
   category: LookupCategory,
   id: string,
 ): Promise<LookupRecord | null> {
-  const query = new URLSearchParams({ id, category });
   try {
-    return await fetchJson<LookupRecord>(`${API_ROUTES.lookupFind}?${query}`, 'GET', undefined, {
-      sessionRedirect: false,
-    });
+    const record = await callApi(
+      'GET /lookup/find',
+      { query: { id, category } },
+      { sessionRedirect: false },
+    );
+    // A fetch by id answers one record; a list would be a search's answer.
+    return Array.isArray(record) ? null : record;
   } catch {
     return null;
   }

@@ -1,6 +1,5 @@
 import { DEFAULT_PARTNER, type PartnerConfig } from '@admissions/form';
-import { API_ROUTES } from '@admissions/api-contract';
-import { fetchJson } from '../api/fetch-handler';
+import { callApi } from '../api/call-api';
 
 // The deployment's institution details (names, limits, alert dates) come from the server once,
 // before the first render, so labels and limits match what the server enforces. Configuration
@@ -14,7 +13,7 @@ export function getPartner(): PartnerConfig {
 /** Loads the configuration; the built-in default stays when it cannot be read. */
 export async function loadPartner(): Promise<void> {
   try {
-    active = await fetchJson<PartnerConfig>(API_ROUTES.partner, 'GET');
+    active = await callApi('GET /public/partner');
   } catch {
     active = DEFAULT_PARTNER;
   }

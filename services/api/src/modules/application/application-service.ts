@@ -100,15 +100,11 @@ export function createApplicationService(deps: ApplicationDeps) {
     async saveAnswers(userId: string, patch: Record<string, string>): Promise<void> {
       const problems = checkAnswerPatch(patch, partner);
       if (problems.length > 0) {
-        throw new AppError(
-          400,
-          'INVALID_ANSWER',
-          describeProblem(problems[0]!),
-          {},
-          {
+        throw new AppError('INVALID_ANSWER', describeProblem(problems[0]!), {
+          details: {
             errors: Object.fromEntries(problems.map((p) => [p.key, [describeProblem(p)]])),
           },
-        );
+        });
       }
       if (Object.keys(patch).length === 0) return;
       const { plain, sealed } = splitSensitive(patch, encryptionKey);
@@ -137,9 +133,9 @@ export function createApplicationService(deps: ApplicationDeps) {
       const row = await requireApplication(userId);
       if (row.submittedAt) {
         if (status === 'submitted') return;
-        throw new AppError(409, 'ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
+        throw new AppError('ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
       }
-      if (status === 'submitted') throw new AppError(409, 'SUBMIT_REQUIRED', MESSAGES.submitFirst);
+      if (status === 'submitted') throw new AppError('SUBMIT_REQUIRED', MESSAGES.submitFirst);
       // Entries accumulate in WEB_STATUSES order; their count is the status (docs/behaviour.md).
       const rank = WEB_STATUSES.indexOf(status) + 1;
       await db
@@ -154,11 +150,7 @@ export function createApplicationService(deps: ApplicationDeps) {
     async saveValidations(userId: string, errors: Record<string, string[]>): Promise<void> {
       const unknown = Object.keys(errors).find((key) => !isKnownAnswerKey(key));
       if (unknown) {
-        throw new AppError(
-          400,
-          'INVALID_ANSWER',
-          `"${unknown}" is not a question of this application.`,
-        );
+        throw new AppError('INVALID_ANSWER', `"${unknown}" is not a question of this application.`);
       }
       await updateUnsubmitted(db, userId, { validations: errors });
     },
@@ -170,9 +162,9 @@ export function createApplicationService(deps: ApplicationDeps) {
     async saveAddAnother(userId: string, buttonId: string, count: number): Promise<void> {
       const group = REPEAT_GROUPS.find((g) => g.id === buttonId);
       if (!group)
-        throw new AppError(400, 'UNKNOWN_BUTTON', `"${buttonId}" is not an add-another button.`);
+        throw new AppError('UNKNOWN_BUTTON', `"${buttonId}" is not an add-another button.`);
       if (count > group.max) {
-        throw new AppError(400, 'TOO_MANY', `You can add at most ${group.max} of these.`);
+        throw new AppError('TOO_MANY', `You can add at most ${group.max} of these.`);
       }
       // The count is content: the print view and the PDF show every block.
       await updateUnsubmitted(
@@ -195,9 +187,9 @@ export function createApplicationService(deps: ApplicationDeps) {
      */
     async chooseTab(userId: string, tabId: string, chosenTab: string): Promise<void> {
       const group = TAB_GROUPS.find((g) => g.id === tabId);
-      if (!group) throw new AppError(400, 'UNKNOWN_TAB', `"${tabId}" is not a tab group.`);
+      if (!group) throw new AppError('UNKNOWN_TAB', `"${tabId}" is not a tab group.`);
       if (!group.tabs.some((t) => t.id === chosenTab)) {
-        throw new AppError(400, 'UNKNOWN_TAB', `"${chosenTab}" is not a tab of "${tabId}".`);
+        throw new AppError('UNKNOWN_TAB', `"${chosenTab}" is not a tab of "${tabId}".`);
       }
       const cleared = Object.fromEntries(
         listTabAnswersToClear(APPLICATION_DEFINITION, tabId, chosenTab).map((k) => [k, '']),
@@ -229,7 +221,7 @@ export function createApplicationService(deps: ApplicationDeps) {
           .from(applications)
           .where(eq(applications.userId, userId))
           .for('update');
-        if (!row) throw new AppError(409, 'NO_APPLICATION', MESSAGES.missingInformation);
+        if (!row) throw new AppError('NO_APPLICATION', MESSAGES.missingInformation);
         if (row.submittedAt) return false;
         // A file still converting would change a submitted application: refuse, naming it. The
         // conversion side takes this row lock too before it starts or stores a result.
@@ -237,19 +229,15 @@ export function createApplicationService(deps: ApplicationDeps) {
         if (converting) {
           const label =
             findQuestionEntry(APPLICATION_DEFINITION, converting)?.question.label ?? converting;
-          throw new AppError(409, 'CONVERSION_PENDING', formatSubmitWhileConverting(label));
+          throw new AppError('CONVERSION_PENDING', formatSubmitWhileConverting(label));
         }
         const answers = readAnswers(row, encryptionKey);
         const context = { tabs: row.tabs };
         const errors = validateAnswers(APPLICATION_DEFINITION, answers, { now, partner, context });
         if (Object.keys(errors).length > 0) {
-          throw new AppError(
-            422,
-            'MISSING_INFORMATION',
-            MESSAGES.missingInformation,
-            {},
-            { errors },
-          );
+          throw new AppError('MISSING_INFORMATION', MESSAGES.missingInformation, {
+            details: { errors },
+          });
         }
         const { plain, sealed } = splitSensitive(
           clearHiddenAnswers(APPLICATION_DEFINITION, answers, context),
@@ -285,7 +273,7 @@ export function createApplicationService(deps: ApplicationDeps) {
               AND ${temporaryAnswers.expiresAt} > ${clock.now().toISOString()}::timestamptz`,
         )
         .limit(1);
-      if (!row) throw new AppError(404, 'TOKEN_INVALID', MESSAGES.temporaryAnswersGone);
+      if (!row) throw new AppError('TOKEN_INVALID', MESSAGES.temporaryAnswersGone);
       const answer = { ...row.answer };
       for (const key of PREFILL_REFUSED_ANSWER_KEYS) delete answer[key];
       return answer;

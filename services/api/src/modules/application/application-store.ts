@@ -76,10 +76,10 @@ export async function updateUnsubmitted(
   for (let attempt = 0; attempt < 2; attempt++) {
     if (await writeUnsubmitted(db, userId, set)) return;
     const existing = await findApplication(db, userId);
-    if (existing) throw new AppError(409, 'ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
+    if (existing) throw new AppError('ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
     await openApplication(db, userId);
   }
-  throw new AppError(409, 'ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
+  throw new AppError('ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
 }
 
 /**

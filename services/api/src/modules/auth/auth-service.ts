@@ -47,12 +47,12 @@ export interface AuthDeps {
 
 function requireValid(form: AuthForm, fields: AuthFields): void {
   const message = firstAuthError(validateAuthForm(form, fields));
-  if (message) throw new AppError(400, 'VALIDATION_FAILED', message);
+  if (message) throw new AppError('VALIDATION_FAILED', message);
 }
 
 function requireUncommonPassword(password: string): void {
   if (isCommonPassword(password)) {
-    throw new AppError(400, 'PASSWORD_TOO_COMMON', MESSAGES.passwordTooCommon);
+    throw new AppError('PASSWORD_TOO_COMMON', MESSAGES.passwordTooCommon);
   }
 }
 
@@ -127,7 +127,7 @@ export function createAuthService(deps: AuthDeps) {
       const email = normalizeEmail(input.username);
       const now = clock.now();
       const userId = await tryConfirmationCode(db, hmacKey, email, input.code, now);
-      if (!userId) throw new AppError(400, 'CODE_REJECTED', MESSAGES.codeRejected);
+      if (!userId) throw new AppError('CODE_REJECTED', MESSAGES.codeRejected);
       await db.transaction(async (tx) => {
         const pending = await tx
           .delete(signupCredentials)
@@ -173,17 +173,17 @@ export function createAuthService(deps: AuthDeps) {
 
       const lockedFor = await countAttempt(email, now);
       if (lockedFor !== null) {
-        throw new AppError(429, 'ACCOUNT_LOCKED', MESSAGES.accountLocked, {
-          'retry-after': String(Math.max(1, lockedFor)),
+        throw new AppError('ACCOUNT_LOCKED', MESSAGES.accountLocked, {
+          headers: { 'retry-after': String(Math.max(1, lockedFor)) },
         });
       }
       const user = await findUser(email);
       const passwordOk = await verifyPassword(user?.passwordHash ?? null, input.password);
-      if (!user || !passwordOk) throw new AppError(401, 'LOGIN_FAILED', MESSAGES.loginFailed);
+      if (!user || !passwordOk) throw new AppError('LOGIN_FAILED', MESSAGES.loginFailed);
       // The right password: the attempt was not a failure, and the count starts again.
       await db.delete(loginThrottle).where(eq(loginThrottle.email, email));
       if (user.confirmedAt === null) {
-        throw new AppError(403, AUTH_ERROR_CODES.notConfirmed, MESSAGES.notConfirmed);
+        throw new AppError(AUTH_ERROR_CODES.notConfirmed, MESSAGES.notConfirmed);
       }
       const token = await createSession(db, user.id, now);
       await db.insert(successfulLogins).values({ userId: user.id, at: now });
@@ -242,7 +242,7 @@ export function createAuthService(deps: AuthDeps) {
         await tx.delete(signupCredentials).where(eq(signupCredentials.userId, id));
         return id;
       });
-      if (!userId) throw new AppError(400, 'RESET_REJECTED', MESSAGES.resetRejected);
+      if (!userId) throw new AppError('RESET_REJECTED', MESSAGES.resetRejected);
       await revokeAllSessions(db, userId, now);
       return MESSAGES.resetDone;
     },

@@ -24,13 +24,13 @@ export function createRequireSession(db: Db, clock: Clock, cookies: CookieSettin
     const user = token ? await resolveSession(db, token, clock.now()) : null;
     if (!user) {
       clearLoginCookies(reply, cookies);
-      throw new AppError(401, 'SESSION_INVALID', MESSAGES.sessionInvalid);
+      throw new AppError('SESSION_INVALID', MESSAGES.sessionInvalid);
     }
     request.sessionUser = user;
   };
 }
 
 export function currentUser(request: FastifyRequest): SessionUser {
-  if (!request.sessionUser) throw new AppError(401, 'SESSION_INVALID', MESSAGES.sessionInvalid);
+  if (!request.sessionUser) throw new AppError('SESSION_INVALID', MESSAGES.sessionInvalid);
   return request.sessionUser;
 }

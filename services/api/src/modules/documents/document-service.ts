@@ -53,17 +53,17 @@ export function createDocumentService(deps: DocumentServiceDeps) {
 
   function requireFileQuestion(answerKey: string) {
     if (!isFileQuestion(answerKey)) {
-      throw new AppError(400, 'NOT_A_FILE_QUESTION', DOCUMENT_MESSAGES.notAFileQuestion);
+      throw new AppError('NOT_A_FILE_QUESTION', DOCUMENT_MESSAGES.notAFileQuestion);
     }
   }
 
   async function requireOpenApplication(userId: string) {
     const row = await findApplication(db, userId);
-    if (row?.submittedAt) throw new AppError(409, 'ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
+    if (row?.submittedAt) throw new AppError('ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
   }
 
   const inProgress = () =>
-    new AppError(409, 'CONVERSION_IN_PROGRESS', DOCUMENT_MESSAGES.conversionInProgress);
+    new AppError('CONVERSION_IN_PROGRESS', DOCUMENT_MESSAGES.conversionInProgress);
 
   async function removeBlob(key: string | null | undefined) {
     if (!key) return;
@@ -87,7 +87,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       const now = clock.now();
       const expiresAt = new Date(now.getTime() + UPLOAD_POLICY.expiresInSeconds * 1000);
       if (!(await store.recordUploadWithinLimits(userId, answerKey, key, expiresAt, now))) {
-        throw new AppError(429, 'TOO_MANY_UPLOADS', DOCUMENT_MESSAGES.tooManyUploads);
+        throw new AppError('TOO_MANY_UPLOADS', DOCUMENT_MESSAGES.tooManyUploads);
       }
       return storage.presignPost(key, UPLOAD_POLICY);
     },
@@ -111,12 +111,12 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       if (!begun.started) {
         switch (begun.reason) {
           case 'submitted':
-            throw new AppError(409, 'ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
+            throw new AppError('ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
           // Only a key issued to this applicant for this question: anything else looks missing.
           case 'unknown-key':
-            throw new AppError(404, 'UPLOAD_UNKNOWN', DOCUMENT_MESSAGES.uploadMissing);
+            throw new AppError('UPLOAD_UNKNOWN', DOCUMENT_MESSAGES.uploadMissing);
           case 'key-used':
-            throw new AppError(409, 'UPLOAD_USED', DOCUMENT_MESSAGES.uploadUsed);
+            throw new AppError('UPLOAD_USED', DOCUMENT_MESSAGES.uploadUsed);
           case 'in-progress':
             throw inProgress();
         }
@@ -177,7 +177,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       if (pending.length > 0) throw inProgress();
       const removed = await store.deleteDocumentAnswer(userId, answerKey, clock.now());
       if (removed === 'submitted') {
-        throw new AppError(409, 'ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
+        throw new AppError('ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
       }
       await removeBlob(removed?.pdfKey);
     },

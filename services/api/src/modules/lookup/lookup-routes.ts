@@ -1,14 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { registerEndpoint } from '../../platform/http/register-endpoint';
 import {
-  API_ROUTES,
-  ErrorResponse,
+  ENDPOINTS,
+  isLookupCategory,
   LOOKUP_MAX_RESULTS,
   LOOKUP_MESSAGES,
-  LookupQuery,
-  LookupResponse,
   MESSAGES,
-  commonErrors,
-  isLookupCategory,
 } from '@admissions/api-contract';
 import type { Config } from '../../platform/config';
 import { AppError } from '../../platform/lib/app-error';
@@ -26,22 +23,16 @@ export interface LookupRouteOptions {
 export const lookupRoutes: FastifyPluginAsyncTypebox<LookupRouteOptions> = async (app, options) => {
   const { config, service } = options;
 
-  app.get(API_ROUTES.lookupFind, {
+  registerEndpoint(app, ENDPOINTS.lookupFind, {
     // Typed-as-you-go: its own per-IP budget, higher than the other public routes'.
     config: { rateLimit: { max: config.lookupRateLimit, timeWindow: 60_000 } },
-    schema: {
-      tags: ['lookup'],
-      summary: 'Search schools or addresses (text) or fetch the record behind a result (id)',
-      querystring: LookupQuery,
-      response: { 200: LookupResponse, 404: ErrorResponse, ...commonErrors },
-    },
     handler: async (request) => {
       const { category, text, id, max_results: maxResults } = request.query;
       if (!isLookupCategory(category)) {
-        throw new AppError(400, 'UNKNOWN_CATEGORY', LOOKUP_MESSAGES.unknownCategory);
+        throw new AppError('UNKNOWN_CATEGORY', LOOKUP_MESSAGES.unknownCategory);
       }
       if ((id === undefined) === (text === undefined)) {
-        throw new AppError(400, 'INVALID_REQUEST', LOOKUP_MESSAGES.textOrId);
+        throw new AppError('INVALID_REQUEST', LOOKUP_MESSAGES.textOrId);
       }
       if (id !== undefined) {
         let record;
@@ -49,9 +40,11 @@ export const lookupRoutes: FastifyPluginAsyncTypebox<LookupRouteOptions> = async
           record = await service.fetch(category, id);
         } catch (error) {
           request.log.error({ err: error, category }, 'lookup fetch failed');
-          throw new AppError(503, 'UNAVAILABLE', MESSAGES.unavailable, { 'retry-after': '5' });
+          throw new AppError('UNAVAILABLE', MESSAGES.unavailable, {
+            headers: { 'retry-after': '5' },
+          });
         }
-        if (!record) throw new AppError(404, 'NOT_FOUND', LOOKUP_MESSAGES.notFound);
+        if (!record) throw new AppError('NOT_FOUND', LOOKUP_MESSAGES.notFound);
         return record;
       }
       const limit = Math.min(maxResults ?? LOOKUP_MAX_RESULTS, LOOKUP_MAX_RESULTS);

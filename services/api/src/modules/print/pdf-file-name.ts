@@ -1,6 +1,5 @@
 // The one way a route sends an application PDF as a download (the applicant's and the staff's),
 // named by `applicationPdfFileName` — the name the batch export gives the same application.
-import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { applicationPdfFileName } from '@admissions/answer-view/file-name';
 import { APPLICANT_NAME_KEYS } from '@admissions/form';
@@ -16,13 +15,6 @@ export function attachmentDisposition(fileName: string): string {
 
 /** The answers a file name is made of: plain answers, never sealed ones (read without decrypting). */
 export const PDF_NAME_KEYS = [APPLICANT_NAME_KEYS.last, APPLICANT_NAME_KEYS.first] as const;
-
-/** OpenAPI description of the 200 answer of a route that sends an application PDF. */
-export const PdfAttachmentResponse = Type.Unsafe<Uint8Array>({
-  type: 'string',
-  format: 'binary',
-  description: 'The PDF, as an attachment named lastname_firstname_applicationid.pdf',
-});
 
 export function sendPdfAttachment(
   reply: FastifyReply,

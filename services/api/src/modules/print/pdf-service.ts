@@ -45,11 +45,10 @@ export function createApplicationPdfService(deps: ApplicationPdfDeps) {
 
   const linkRefused = (reason: 'signature' | 'expired' | 'owner') =>
     new AppError(
-      403,
       reason === 'expired' ? 'LINK_EXPIRED' : 'LINK_INVALID',
       reason === 'expired' ? SERVICE_MESSAGES.linkExpired : SERVICE_MESSAGES.linkInvalid,
     );
-  const stale = () => new AppError(404, 'PDF_STALE', SERVICE_MESSAGES.linkStale);
+  const stale = () => new AppError('PDF_STALE', SERVICE_MESSAGES.linkStale);
 
   return {
     store,
@@ -161,7 +160,7 @@ export function createApplicationPdfService(deps: ApplicationPdfDeps) {
         rendered = await renderApplication(deps, userId, 'service');
       } catch (error) {
         logger.error({ err: error }, 'staff PDF failed');
-        throw new AppError(503, 'PDF_UNAVAILABLE', SERVICE_MESSAGES.pdfFailed);
+        throw new AppError('PDF_UNAVAILABLE', SERVICE_MESSAGES.pdfFailed);
       }
       const key = createApplicationPdfKey(userId, 'service');
       try {

@@ -27,6 +27,6 @@ export function registerReadOnlyGuard(app: FastifyInstance): void {
     const refused = onServiceRoute
       ? method !== 'GET' && !mintsToken
       : method !== 'GET' && method !== 'HEAD' && carriesServiceToken(url);
-    if (refused) throw new AppError(403, 'SERVICE_READ_ONLY', SERVICE_MESSAGES.readOnly);
+    if (refused) throw new AppError('SERVICE_READ_ONLY', SERVICE_MESSAGES.readOnly);
   });
 }

@@ -33,7 +33,7 @@ export function createRequireStaff(
     const user = token ? await resolveStaffSession(db, token, clock.now()) : null;
     if (!user || user.stage !== stage) {
       if (!user) clearStaffCookie(reply, cookies);
-      throw new AppError(401, 'STAFF_SESSION_INVALID', STAFF_MESSAGES.sessionInvalid);
+      throw new AppError('STAFF_SESSION_INVALID', STAFF_MESSAGES.sessionInvalid);
     }
     request.staffUser = user;
   };
@@ -41,7 +41,7 @@ export function createRequireStaff(
 
 export function currentStaff(request: FastifyRequest): StaffUser {
   if (!request.staffUser) {
-    throw new AppError(401, 'STAFF_SESSION_INVALID', STAFF_MESSAGES.sessionInvalid);
+    throw new AppError('STAFF_SESSION_INVALID', STAFF_MESSAGES.sessionInvalid);
   }
   return request.staffUser;
 }
@@ -49,7 +49,7 @@ export function currentStaff(request: FastifyRequest): StaffUser {
 export function requireRole(request: FastifyRequest, role: StaffRole): StaffUser {
   const user = currentStaff(request);
   if (role === 'exporter' && user.role !== 'exporter') {
-    throw new AppError(403, 'STAFF_FORBIDDEN', STAFF_MESSAGES.forbidden);
+    throw new AppError('STAFF_FORBIDDEN', STAFF_MESSAGES.forbidden);
   }
   return user;
 }

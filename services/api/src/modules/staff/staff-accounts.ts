@@ -53,8 +53,8 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
     const until = locked.rows[0]?.locked_until;
     if (until) {
       const seconds = Math.ceil((new Date(until).getTime() - now.getTime()) / 1000);
-      throw new AppError(429, 'ACCOUNT_LOCKED', MESSAGES.accountLocked, {
-        'retry-after': String(Math.max(1, seconds)),
+      throw new AppError('ACCOUNT_LOCKED', MESSAGES.accountLocked, {
+        headers: { 'retry-after': String(Math.max(1, seconds)) },
       });
     }
     await db.execute(sql`
@@ -84,8 +84,7 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
       role: StaffRole;
     }): Promise<{ member: StaffMember; setupToken: string }> {
       const email = normalizeEmail(input.email);
-      if (!isValidEmail(email))
-        throw new AppError(400, 'VALIDATION_FAILED', 'Not an e-mail address.');
+      if (!isValidEmail(email)) throw new AppError('VALIDATION_FAILED', 'Not an e-mail address.');
       const setupToken = generateToken();
       const inserted = await db
         .insert(staffMembers)
@@ -99,8 +98,7 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
         .onConflictDoNothing({ target: staffMembers.email })
         .returning();
       const member = inserted[0];
-      if (!member)
-        throw new AppError(409, 'STAFF_EXISTS', `A staff member ${email} exists already.`);
+      if (!member) throw new AppError('STAFF_EXISTS', `A staff member ${email} exists already.`);
       return { member, setupToken };
     },
 
@@ -130,7 +128,7 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
       confirm_password: string;
     }): Promise<void> {
       const now = clock.now();
-      const reject = () => new AppError(400, 'SETUP_REJECTED', STAFF_MESSAGES.setupRejected);
+      const reject = () => new AppError('SETUP_REJECTED', STAFF_MESSAGES.setupRejected);
       const rows = await db
         .select()
         .from(staffMembers)
@@ -147,9 +145,9 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
         id: 'setup',
       });
       const message = errors.password?.[0] ?? errors.confirm_password?.[0];
-      if (message) throw new AppError(400, 'VALIDATION_FAILED', message);
+      if (message) throw new AppError('VALIDATION_FAILED', message);
       if (isCommonPassword(input.password)) {
-        throw new AppError(400, 'PASSWORD_TOO_COMMON', MESSAGES.passwordTooCommon);
+        throw new AppError('PASSWORD_TOO_COMMON', MESSAGES.passwordTooCommon);
       }
       const passwordHash = await hashPassword(input.password);
       // Single use: only the UPDATE that still finds the token sets the password.
@@ -175,7 +173,7 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
       const member = await findByEmail(email);
       const usable = member && member.source === 'local' && !member.disabledAt ? member : undefined;
       const ok = await verifyPassword(usable?.passwordHash ?? null, input.password);
-      if (!usable || !ok) throw new AppError(401, 'LOGIN_FAILED', STAFF_MESSAGES.loginFailed);
+      if (!usable || !ok) throw new AppError('LOGIN_FAILED', STAFF_MESSAGES.loginFailed);
       let enrol: { otpauth_uri: string; secret: string } | null = null;
       if (!usable.totpConfirmedAt) {
         // A new secret on every unfinished enrolment: one shown earlier and never confirmed dies.
@@ -203,7 +201,7 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
         .limit(1);
       const member = rows[0];
       if (!member || member.disabledAt || !member.totpSecret) {
-        throw new AppError(401, 'STAFF_SESSION_INVALID', STAFF_MESSAGES.sessionInvalid);
+        throw new AppError('STAFF_SESSION_INVALID', STAFF_MESSAGES.sessionInvalid);
       }
       await countAttempt(member.email, now);
       const totp = totpAt(now);
@@ -211,7 +209,7 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
       const delta = /^\d{6}$/.test(code) ? totp.checkDelta(code, secret) : null;
       const step = Math.floor(now.getTime() / 1000 / TOTP_STEP_SECONDS) + (delta ?? 0);
       const fresh = delta !== null && (member.totpLastStep === null || step > member.totpLastStep);
-      if (!fresh) throw new AppError(401, 'TOTP_REJECTED', STAFF_MESSAGES.codeRejected);
+      if (!fresh) throw new AppError('TOTP_REJECTED', STAFF_MESSAGES.codeRejected);
       // Only one request can move the step past this one: a code raced in twice works once.
       const updated = await db
         .update(staffMembers)
@@ -223,8 +221,7 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
           ),
         )
         .returning({ id: staffMembers.id });
-      if (updated.length === 0)
-        throw new AppError(401, 'TOTP_REJECTED', STAFF_MESSAGES.codeRejected);
+      if (updated.length === 0) throw new AppError('TOTP_REJECTED', STAFF_MESSAGES.codeRejected);
       await clearAttempts(member.email);
       return createStaffSession(db, staffId, 'full', now);
     },

@@ -86,7 +86,7 @@ export function createStaffExports(deps: StaffExportDeps) {
       .from(staffExports)
       .where(and(eq(staffExports.id, id), eq(staffExports.staffId, staffId)))
       .limit(1);
-    if (!row) throw new AppError(404, 'NOT_FOUND', STAFF_EXPORT_MESSAGES.notFound);
+    if (!row) throw new AppError('NOT_FOUND', STAFF_EXPORT_MESSAGES.notFound);
     return row;
   }
 
@@ -199,7 +199,7 @@ export function createStaffExports(deps: StaffExportDeps) {
         .from(staffExports)
         .where(and(eq(staffExports.staffId, staffId), eq(staffExports.status, 'running')))
         .limit(1);
-      if (busy) throw new AppError(409, 'EXPORT_RUNNING', STAFF_EXPORT_MESSAGES.busy);
+      if (busy) throw new AppError('EXPORT_RUNNING', STAFF_EXPORT_MESSAGES.busy);
       const filters = buildStaffFilters(body.filters);
       if (body.filters.status) filters.push(sql`a.staff_status = ${body.filters.status}`);
       const where = filters.length === 0 ? sql`TRUE` : sql.join(filters, sql` AND `);
@@ -256,10 +256,10 @@ export function createStaffExports(deps: StaffExportDeps) {
     ): Promise<{ path: string; name: string; type: string }> {
       const row = await findOwn(staff.id, id);
       if (row.status === 'expired') {
-        throw new AppError(410, 'EXPORT_EXPIRED', STAFF_EXPORT_MESSAGES.expired);
+        throw new AppError('EXPORT_EXPIRED', STAFF_EXPORT_MESSAGES.expired);
       }
       if (row.status !== 'completed' || !row.filePath) {
-        throw new AppError(409, 'EXPORT_NOT_READY', STAFF_EXPORT_MESSAGES.notReady);
+        throw new AppError('EXPORT_NOT_READY', STAFF_EXPORT_MESSAGES.notReady);
       }
       let audit: ExportAuditFile;
       try {
@@ -267,7 +267,7 @@ export function createStaffExports(deps: StaffExportDeps) {
       } catch {
         // Finished by a version that did not list its applications: a download that cannot be
         // audited is refused.
-        throw new AppError(410, 'EXPORT_UNAUDITED', STAFF_EXPORT_MESSAGES.unaudited);
+        throw new AppError('EXPORT_UNAUDITED', STAFF_EXPORT_MESSAGES.unaudited);
       }
       const tokenId = `export:${row.id}:${randomBytes(6).toString('base64url')}`;
       const at = clock.now();

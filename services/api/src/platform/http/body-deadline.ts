@@ -29,7 +29,7 @@ export function registerBodyDeadline(
       if (guarded && !reply.sent) {
         payload.unpipe(guarded);
         reply.header('connection', 'close');
-        guarded.destroy(new AppError(408, 'REQUEST_TIMEOUT', BODY_DEADLINE_MESSAGE));
+        guarded.destroy(new AppError('REQUEST_TIMEOUT', BODY_DEADLINE_MESSAGE));
         // The client may keep sending: once the answer is written, the connection goes.
         reply.raw.once('finish', () => request.raw.socket?.destroy());
       } else {

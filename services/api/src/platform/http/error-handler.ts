@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGES } from '@admissions/api-contract';
-import { isAppError } from '../lib/app-error';
+import { AppError, isAppError, sendAppError } from '../lib/app-error';
 
 // Fastify's own client errors, reworded for a person.
 const FASTIFY_CLIENT_ERRORS: Record<string, string> = {
@@ -74,23 +74,18 @@ export function registerErrorHandling(app: FastifyInstance): void {
   let outageLoggedAt = 0;
   let outageUnlogged = 0;
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (isAppError(error)) {
-      return reply
-        .headers(error.headers)
-        .status(error.statusCode)
-        .send({ ...error.details, message: error.message, code: error.code });
-    }
+    if (isAppError(error)) return sendAppError(reply, error);
     if (error.validation) {
-      return reply
-        .status(400)
-        .send({ message: describeValidationError(error), code: 'INVALID_REQUEST' });
+      return sendAppError(reply, new AppError('INVALID_REQUEST', describeValidationError(error)));
     }
     if (error.statusCode === 429) {
-      return reply.status(429).send({ message: MESSAGES.rateLimited, code: 'RATE_LIMITED' });
+      return sendAppError(reply, new AppError('RATE_LIMITED', MESSAGES.rateLimited));
     }
     const known = error.code ? FASTIFY_CLIENT_ERRORS[error.code] : undefined;
     if (known && error.statusCode && error.statusCode < 500) {
-      return reply.status(error.statusCode).send({ message: known, code: 'INVALID_REQUEST' });
+      // Fastify's status stays (413 too large, 415 not JSON): ERROR_CODES lists both.
+      const status = error.statusCode as 400 | 413 | 415;
+      return sendAppError(reply, new AppError('INVALID_REQUEST', known, { status }));
     }
     const outage = findDatabaseOutage(error);
     if (outage) {
@@ -105,13 +100,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
       } else {
         outageUnlogged++;
       }
-      return reply
-        .status(503)
-        .header('retry-after', '5')
-        .send({ message: MESSAGES.unavailable, code: 'UNAVAILABLE' });
+      return sendAppError(
+        reply,
+        new AppError('UNAVAILABLE', MESSAGES.unavailable, { headers: { 'retry-after': '5' } }),
+      );
     }
     // Everything else is our fault: log it whole, tell the client nothing of it.
     request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send({ message: MESSAGES.unexpected, code: 'INTERNAL' });
+    return sendAppError(reply, new AppError('INTERNAL', MESSAGES.unexpected));
   });
 }

@@ -78,7 +78,7 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     if (problem) {
       const message =
         problem === 'too-deep' ? JSON_BODY_MESSAGES.tooDeep : JSON_BODY_MESSAGES.duplicateKey;
-      return done(new AppError(400, 'INVALID_REQUEST', message), undefined);
+      return done(new AppError('INVALID_REQUEST', message), undefined);
     }
     return parseJson(request, text, done);
   });

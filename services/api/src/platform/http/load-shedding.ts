@@ -24,7 +24,9 @@ export async function registerLoadShedding(app: FastifyInstance, config: Config)
       }
       // A rejected promise goes to the error handler: the one {message, code} shape.
       return Promise.reject(
-        new AppError(503, 'OVERLOADED', MESSAGES.unavailable, { 'retry-after': retryAfter }),
+        new AppError('OVERLOADED', MESSAGES.unavailable, {
+          headers: { 'retry-after': retryAfter },
+        }),
       );
     },
   });

@@ -5,6 +5,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Config } from '../config';
+import { AppError, sendAppError } from '../lib/app-error';
 import type { Database } from '../db/connect';
 
 export const METRICS_PATH = '/metrics';
@@ -123,10 +124,12 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics, config: 
         const header = request.headers.authorization ?? '';
         const given = header.startsWith('Bearer ') ? header.slice(7) : '';
         if (!sameToken(given, config.metricsToken)) {
-          return reply
-            .status(401)
-            .header('www-authenticate', 'Bearer')
-            .send({ message: 'A valid metrics token is required.', code: 'UNAUTHORIZED' });
+          return sendAppError(
+            reply,
+            new AppError('UNAUTHORIZED', 'A valid metrics token is required.', {
+              headers: { 'www-authenticate': 'Bearer' },
+            }),
+          );
         }
       }
       const body = await metrics.registry.metrics();

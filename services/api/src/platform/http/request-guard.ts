@@ -42,7 +42,7 @@ export function registerCrossSiteGuard(app: FastifyInstance, config: Config): vo
     const crossSite =
       (site !== undefined && site !== 'same-origin' && site !== 'none') ||
       (origin !== undefined && origin !== publicOrigin);
-    if (crossSite) throw new AppError(403, 'CROSS_SITE', REQUEST_GUARD_MESSAGES.crossSite);
+    if (crossSite) throw new AppError('CROSS_SITE', REQUEST_GUARD_MESSAGES.crossSite);
   });
 }
 
@@ -57,11 +57,11 @@ export function checkBodyType(request: FastifyRequest): void {
   const type = readMediaType(request);
   if (request.routeOptions.url === API_ROUTES.storageUpload) {
     if (type !== 'multipart/form-data') {
-      throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', REQUEST_GUARD_MESSAGES.multipart);
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', REQUEST_GUARD_MESSAGES.multipart);
     }
     return;
   }
   if (type !== 'application/json') {
-    throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', REQUEST_GUARD_MESSAGES.json);
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', REQUEST_GUARD_MESSAGES.json);
   }
 }

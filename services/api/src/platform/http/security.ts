@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
-import { MESSAGES } from '@admissions/api-contract';
+import { ERROR_CODES, MESSAGES, type ErrorCode } from '@admissions/api-contract';
 import type { Config } from '../config';
 import { registerLoadShedding } from './load-shedding';
 
@@ -92,8 +92,8 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     max: (request) => (request.sessionUser ? config.accountRateLimit : config.globalRateLimit),
     timeWindow: 60_000,
     errorResponseBuilder: (_request, context) => ({
-      statusCode: 429,
-      code: 'RATE_LIMITED',
+      statusCode: ERROR_CODES.RATE_LIMITED.status,
+      code: 'RATE_LIMITED' satisfies ErrorCode,
       message: MESSAGES.rateLimited,
       retryAfter: context.after,
     }),

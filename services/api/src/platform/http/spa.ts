@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { MESSAGES } from '@admissions/api-contract';
+import { AppError, sendAppError } from '../lib/app-error';
 import { isApiPath } from './security';
 
 /**
@@ -49,6 +50,6 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
         .type('text/plain')
         .send('The web application has not been built yet. Run "npm run build" and restart.');
     }
-    return reply.status(404).send({ message: MESSAGES.notFound, code: 'NOT_FOUND' });
+    return sendAppError(reply, new AppError('NOT_FOUND', MESSAGES.notFound));
   });
 }

@@ -63,7 +63,7 @@ export const localUploadRoute: FastifyPluginAsyncTypebox<{
     },
     handler: async (request, reply) => {
       if (!request.isMultipart()) {
-        throw new AppError(400, 'NOT_MULTIPART', DOCUMENT_MESSAGES.uploadRefused);
+        throw new AppError('NOT_MULTIPART', DOCUMENT_MESSAGES.uploadRefused);
       }
       const fields: Record<string, string> = {};
       let stored = false;
@@ -80,10 +80,10 @@ export const localUploadRoute: FastifyPluginAsyncTypebox<{
         request.log.info({ err: error }, 'upload form refused');
         const status = (error as { statusCode?: number }).statusCode;
         throw status === 413
-          ? new AppError(413, 'UPLOAD_TOO_LARGE', FORM_MESSAGES.fileTooLarge)
-          : new AppError(400, 'UPLOAD_FORM', DOCUMENT_MESSAGES.uploadRefused);
+          ? new AppError('UPLOAD_TOO_LARGE', FORM_MESSAGES.fileTooLarge)
+          : new AppError('UPLOAD_FORM', DOCUMENT_MESSAGES.uploadRefused);
       }
-      if (!stored) throw new AppError(400, 'UPLOAD_NO_FILE', FORM_MESSAGES.fileEmpty);
+      if (!stored) throw new AppError('UPLOAD_NO_FILE', FORM_MESSAGES.fileEmpty);
       return reply.code(204).send();
 
       async function receive(): Promise<boolean> {
@@ -94,19 +94,19 @@ export const localUploadRoute: FastifyPluginAsyncTypebox<{
           }
           if (part.fieldname !== 'file' || stored) {
             part.file.resume();
-            throw new AppError(400, 'UPLOAD_FORM', DOCUMENT_MESSAGES.uploadRefused);
+            throw new AppError('UPLOAD_FORM', DOCUMENT_MESSAGES.uploadRefused);
           }
           // As with S3, the policy fields come before the file and are checked before it is read.
           const verdict = storage.verifyPolicy(fields);
           if ('problem' in verdict) {
             part.file.resume();
-            throw new AppError(403, 'UPLOAD_POLICY', problemMessages[verdict.problem]);
+            throw new AppError('UPLOAD_POLICY', problemMessages[verdict.problem]);
           }
           const { policy } = verdict;
           // Once per link, decided before a byte is stored (S3 cannot say this; see README).
           if (!(await receipts.claim(policy.key))) {
             part.file.resume();
-            throw new AppError(403, 'UPLOAD_USED', DOCUMENT_MESSAGES.uploadUsed);
+            throw new AppError('UPLOAD_USED', DOCUMENT_MESSAGES.uploadUsed, { status: 403 });
           }
           const temp = path.join(await storage.tempDir(), randomBytes(12).toString('hex'));
           let bytes = 0;
@@ -125,7 +125,7 @@ export const localUploadRoute: FastifyPluginAsyncTypebox<{
             );
             if (part.file.truncated) throw new TooLarge();
             if (bytes < policy.minBytes) {
-              throw new AppError(400, 'UPLOAD_EMPTY', FORM_MESSAGES.fileEmpty);
+              throw new AppError('UPLOAD_EMPTY', FORM_MESSAGES.fileEmpty);
             }
             await storage.commitUpload(policy.key, temp);
             await receipts.record(policy.key, bytes);
@@ -135,7 +135,7 @@ export const localUploadRoute: FastifyPluginAsyncTypebox<{
             await receipts.release(policy.key);
             const code = (error as { code?: string }).code;
             if (error instanceof TooLarge || code === 'FST_REQ_FILE_TOO_LARGE') {
-              throw new AppError(413, 'UPLOAD_TOO_LARGE', FORM_MESSAGES.fileTooLarge);
+              throw new AppError('UPLOAD_TOO_LARGE', FORM_MESSAGES.fileTooLarge);
             }
             throw error;
           }

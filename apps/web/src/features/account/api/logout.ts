@@ -1,14 +1,14 @@
-import { API_ROUTES, MESSAGES } from '@admissions/api-contract';
+import { MESSAGES } from '@admissions/api-contract';
 import type { MessageResponse } from '@admissions/api-contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { isUnauthorizedError } from '../../../shared/api/errors';
-import { fetchJson } from '../../../shared/api/fetch-handler';
+import { callApi } from '../../../shared/api/call-api';
 import { leaveSession } from '../../../shared/lib/leave-session';
 import { runBeforeLeave } from '../../../shared/lib/before-leave';
 
 export function logOut(options: { sessionRedirect?: boolean } = {}): Promise<MessageResponse> {
-  return fetchJson<MessageResponse>(API_ROUTES.logout, 'GET', undefined, options);
+  return callApi('GET /api/logout', {}, options);
 }
 
 /**

@@ -1,12 +1,11 @@
 import {
-  API_ROUTES,
   MESSAGES,
   type ApplicationPdfResponse,
   type ConversionStatus,
 } from '@admissions/api-contract';
 import { queryOptions, useQuery, type Query } from '@tanstack/react-query';
 import { ServerError } from '../../../shared/api/errors';
-import { fetchJson } from '../../../shared/api/fetch-handler';
+import { callApi } from '../../../shared/api/call-api';
 
 /** docs/behaviour.md, docs/limits.md: every 1000 ms until the first final result, then every 600000 ms. */
 export const PDF_POLL_MS = 1000;
@@ -20,7 +19,7 @@ export function isPdfPending(status: ConversionStatus | undefined): boolean {
 
 /** docs/api.md GET /api/pdf. A FAILED status raises an error with the returned message (docs/behaviour.md). */
 export async function getApplicationPdf(): Promise<ApplicationPdfResponse> {
-  const pdf = await fetchJson<ApplicationPdfResponse>(API_ROUTES.applicationPdf, 'GET');
+  const pdf = await callApi('GET /api/pdf');
   if (pdf.status === 'FAILED') throw new ServerError(pdf.message || MESSAGES.unexpected, 200);
   return pdf;
 }

@@ -1,10 +1,9 @@
-import { API_ROUTES } from '@admissions/api-contract';
 import type { AddAnotherResponse, MessageResponse } from '@admissions/api-contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { fetchJson } from '../../../shared/api/fetch-handler';
+import { callApi } from '../../../shared/api/call-api';
 
 export function getAddAnother(): Promise<AddAnotherResponse> {
-  return fetchJson<AddAnotherResponse>(API_ROUTES.addAnother, 'GET');
+  return callApi('GET /api/add-another');
 }
 
 export function addAnotherQueryOptions() {
@@ -16,8 +15,7 @@ export function useAddAnother(enabled: boolean) {
 }
 
 export function saveAddAnother(buttonId: string, count: number): Promise<MessageResponse> {
-  return fetchJson<MessageResponse>(API_ROUTES.addAnother, 'PUT', {
-    button_id: buttonId,
-    num_components: count,
+  return callApi('PUT /api/add-another', {
+    body: { button_id: buttonId, num_components: count },
   });
 }

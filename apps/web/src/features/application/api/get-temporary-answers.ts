@@ -1,11 +1,9 @@
-import { API_ROUTES } from '@admissions/api-contract';
 import type { TemporaryAnswersResponse } from '@admissions/api-contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { fetchJson } from '../../../shared/api/fetch-handler';
+import { callApi } from '../../../shared/api/call-api';
 
 export function getTemporaryAnswers(token: string): Promise<TemporaryAnswersResponse> {
-  const query = new URLSearchParams({ token }).toString();
-  return fetchJson<TemporaryAnswersResponse>(`${API_ROUTES.temporaryAnswers}?${query}`, 'GET');
+  return callApi('GET /public/tmp', { query: { token } });
 }
 
 export function temporaryAnswersQueryOptions(token: string) {

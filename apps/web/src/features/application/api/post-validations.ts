@@ -1,8 +1,7 @@
-import { API_ROUTES } from '@admissions/api-contract';
 import type { MessageResponse, ValidationsBody } from '@admissions/api-contract';
-import { fetchJson } from '../../../shared/api/fetch-handler';
+import { callApi } from '../../../shared/api/call-api';
 
 /** POST /api/validations: the latest error map the applicant was shown. */
 export function postValidations(errors: ValidationsBody): Promise<MessageResponse> {
-  return fetchJson<MessageResponse>(API_ROUTES.validations, 'POST', errors);
+  return callApi('POST /api/validations', { body: errors });
 }

@@ -1,6 +1,5 @@
-import { API_ROUTES } from '@admissions/api-contract';
 import type { MessageResponse, WebStatusBody } from '@admissions/api-contract';
-import { fetchJson } from '../../../shared/api/fetch-handler';
+import { callApi } from '../../../shared/api/call-api';
 
 const RETRIES = 2;
 
@@ -11,9 +10,7 @@ export async function postWebStatus(
   let lastError: unknown;
   for (let attempt = 0; attempt <= RETRIES; attempt += 1) {
     try {
-      return await fetchJson<MessageResponse>(API_ROUTES.webStatus, 'POST', {
-        web_status: webStatus,
-      });
+      return await callApi('POST /api/web-status', { body: { web_status: webStatus } });
     } catch (error) {
       lastError = error;
     }

@@ -1,7 +1,6 @@
-import { API_ROUTES } from '@admissions/api-contract';
 import type { LastPageBody, MessageResponse } from '@admissions/api-contract';
-import { fetchJson } from '../../../shared/api/fetch-handler';
+import { callApi } from '../../../shared/api/call-api';
 
 export function saveLastPage(lastPage: LastPageBody['last_page']): Promise<MessageResponse> {
-  return fetchJson<MessageResponse>(API_ROUTES.lastPage, 'PUT', { last_page: lastPage });
+  return callApi('PUT /api/last-page', { body: { last_page: lastPage } });
 }

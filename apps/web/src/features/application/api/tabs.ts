@@ -1,10 +1,9 @@
-import { API_ROUTES } from '@admissions/api-contract';
 import type { MessageResponse, TabsResponse } from '@admissions/api-contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { fetchJson } from '../../../shared/api/fetch-handler';
+import { callApi } from '../../../shared/api/call-api';
 
 export function getTabs(): Promise<TabsResponse> {
-  return fetchJson<TabsResponse>(API_ROUTES.tabs, 'GET');
+  return callApi('GET /api/tabs');
 }
 
 export function tabsQueryOptions() {
@@ -17,8 +16,5 @@ export function useTabs(enabled: boolean) {
 
 /** The server clears the answers of the tab left. */
 export function saveTab(tabId: string, chosenTab: string): Promise<MessageResponse> {
-  return fetchJson<MessageResponse>(API_ROUTES.tabs, 'PUT', {
-    tab_id: tabId,
-    chosen_tab: chosenTab,
-  });
+  return callApi('PUT /api/tabs', { body: { tab_id: tabId, chosen_tab: chosenTab } });
 }

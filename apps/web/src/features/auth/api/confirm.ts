@@ -1,10 +1,9 @@
-import { API_ROUTES } from '@admissions/api-contract';
 import type { ConfirmBody, MessageResponse } from '@admissions/api-contract';
 import { useMutation } from '@tanstack/react-query';
-import { fetchJson } from '../../../shared/api/fetch-handler';
+import { callApi } from '../../../shared/api/call-api';
 
 export function confirmAccount(body: ConfirmBody): Promise<MessageResponse> {
-  return fetchJson<MessageResponse>(API_ROUTES.confirm, 'POST', body);
+  return callApi('POST /public/confirm', { body });
 }
 
 export function useConfirmAccount() {

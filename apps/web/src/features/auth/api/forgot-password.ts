@@ -1,10 +1,9 @@
-import { API_ROUTES } from '@admissions/api-contract';
 import type { UsernameBody, MessageResponse } from '@admissions/api-contract';
 import { useMutation } from '@tanstack/react-query';
-import { fetchJson } from '../../../shared/api/fetch-handler';
+import { callApi } from '../../../shared/api/call-api';
 
 export function requestPasswordReset(body: UsernameBody): Promise<MessageResponse> {
-  return fetchJson<MessageResponse>(API_ROUTES.forgotPassword, 'POST', body);
+  return callApi('POST /public/forgot-password', { body });
 }
 
 export function useRequestPasswordReset() {

@@ -1,11 +1,10 @@
-import { API_ROUTES } from '@admissions/api-contract';
 import type { LoginBody, MessageResponse } from '@admissions/api-contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { fetchJson } from '../../../shared/api/fetch-handler';
+import { callApi } from '../../../shared/api/call-api';
 import { refreshSession } from '../../../shared/lib/session';
 
 export function logIn(body: LoginBody): Promise<MessageResponse> {
-  return fetchJson<MessageResponse>(API_ROUTES.login, 'POST', body);
+  return callApi('POST /public/login', { body });
 }
 
 export function useLogin() {

@@ -1,10 +1,9 @@
-import { API_ROUTES } from '@admissions/api-contract';
 import type { ResetPasswordBody, MessageResponse } from '@admissions/api-contract';
 import { useMutation } from '@tanstack/react-query';
-import { fetchJson } from '../../../shared/api/fetch-handler';
+import { callApi } from '../../../shared/api/call-api';
 
 export function resetPassword(body: ResetPasswordBody): Promise<MessageResponse> {
-  return fetchJson<MessageResponse>(API_ROUTES.resetPassword, 'POST', body);
+  return callApi('POST /public/reset-password', { body });
 }
 
 export function useResetPassword() {

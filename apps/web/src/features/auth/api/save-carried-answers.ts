@@ -1,6 +1,4 @@
-import { API_ROUTES } from '@admissions/api-contract';
-import type { MessageResponse } from '@admissions/api-contract';
-import { fetchJson } from '../../../shared/api/fetch-handler';
+import { callApi } from '../../../shared/api/call-api';
 
 /**
  * After login, what the visitor typed before having an account is saved (docs/product.md, docs/behaviour.md). Keys the
@@ -17,5 +15,5 @@ export async function saveCarriedAnswers(
     Object.entries(answers).filter(([key, value]) => isKnownAnswerKey(key) && value !== ''),
   );
   if (Object.keys(patch).length === 0) return;
-  await fetchJson<MessageResponse>(API_ROUTES.answer, 'PUT', patch);
+  await callApi('PUT /api/answer', { body: patch });
 }

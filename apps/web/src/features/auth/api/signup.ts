@@ -1,10 +1,9 @@
-import { API_ROUTES } from '@admissions/api-contract';
 import type { SignupBody, MessageResponse } from '@admissions/api-contract';
 import { useMutation } from '@tanstack/react-query';
-import { fetchJson } from '../../../shared/api/fetch-handler';
+import { callApi } from '../../../shared/api/call-api';
 
 export function signUp(body: SignupBody): Promise<MessageResponse> {
-  return fetchJson<MessageResponse>(API_ROUTES.signup, 'POST', body);
+  return callApi('POST /public/signup', { body });
 }
 
 export function useSignup() {

@@ -1,16 +1,17 @@
-import { API_ROUTES, type ServicePrintResponse } from '@admissions/api-contract';
+import { type ServicePrintResponse } from '@admissions/api-contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { SERVICE_TOKEN_PARAM } from '../../../config/paths';
-import { fetchJson } from '../../../shared/api/fetch-handler';
+import { callApi } from '../../../shared/api/call-api';
 
 /** docs/api.md: GET /service/tmp-pdf?service_token=… — the answers the print view shows. */
 export function getServicePrint(token: string): Promise<ServicePrintResponse> {
-  const query = new URLSearchParams({ [SERVICE_TOKEN_PARAM]: token }).toString();
   // A refused token (401 expired or invalid, 403) is the staff member's problem to see, not an
   // applicant session ending: no redirect to /login.
-  return fetchJson<ServicePrintResponse>(`${API_ROUTES.servicePrint}?${query}`, 'GET', undefined, {
-    sessionRedirect: false,
-  });
+  return callApi(
+    'GET /service/tmp-pdf',
+    { query: { [SERVICE_TOKEN_PARAM]: token } },
+    { sessionRedirect: false },
+  );
 }
 
 export function servicePrintQueryOptions(token: string) {

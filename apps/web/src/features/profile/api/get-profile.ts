@@ -1,10 +1,9 @@
-import { API_ROUTES } from '@admissions/api-contract';
 import type { ProfileResponse } from '@admissions/api-contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { fetchJson } from '../../../shared/api/fetch-handler';
+import { callApi } from '../../../shared/api/call-api';
 
 export function getProfile(): Promise<ProfileResponse> {
-  return fetchJson<ProfileResponse>(API_ROUTES.profile, 'GET');
+  return callApi('GET /api/profile');
 }
 
 export function profileQueryOptions() {

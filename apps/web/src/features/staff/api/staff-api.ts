@@ -2,19 +2,11 @@
 // applicant's session handling: a 401 here means the staff session ended, and the staff layout
 // sends the member to the sign-in page with the server's message instead of to /login.
 import {
-  STAFF_EXPORT_ROUTES,
-  STAFF_ROUTES,
-  type MessageResponse,
-  type StaffApplicationResponse,
   type StaffExportBody,
   type StaffExportListResponse,
-  type StaffExportResponse,
   type StaffListQuery,
-  type StaffListResponse,
   type StaffLoginBody,
-  type StaffLoginResponse,
   type StaffMeResponse,
-  type StaffMethodsResponse,
   type StaffSetupBody,
 } from '@admissions/api-contract';
 import {
@@ -24,7 +16,13 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import { fetchJson, type HttpMethod } from '../../../shared/api/fetch-handler';
+import {
+  callApi,
+  type CallArgs,
+  type CallInput,
+  type CallResponse,
+  type JsonRoute,
+} from '../../../shared/api/call-api';
 import { isUnauthorizedError } from '../../../shared/api/errors';
 
 let onUnauthorized: ((message: string) => void) | null = null;
@@ -34,9 +32,12 @@ export function setStaffUnauthorizedHandler(handler: ((message: string) => void)
   onUnauthorized = handler;
 }
 
-async function staffFetch<T>(uri: string, method: HttpMethod, payload?: unknown): Promise<T> {
+async function staffFetch<R extends JsonRoute>(
+  route: R,
+  input?: CallInput<R>,
+): Promise<CallResponse<R>> {
   try {
-    return await fetchJson<T>(uri, method, payload, { sessionRedirect: false });
+    return await signInFetch(route, input);
   } catch (error) {
     if (isUnauthorizedError(error)) onUnauthorized?.(error.message);
     throw error;
@@ -44,8 +45,11 @@ async function staffFetch<T>(uri: string, method: HttpMethod, payload?: unknown)
 }
 
 /** Sign-in steps answer 401 for a wrong password or code: that is the form's error, not a lost session. */
-function signInFetch<T>(uri: string, method: HttpMethod, payload?: unknown): Promise<T> {
-  return fetchJson<T>(uri, method, payload, { sessionRedirect: false });
+function signInFetch<R extends JsonRoute>(
+  route: R,
+  input?: CallInput<R>,
+): Promise<CallResponse<R>> {
+  return callApi(route, ...([input, { sessionRedirect: false }] as CallArgs<R>));
 }
 
 export const staffKeys = {
@@ -62,7 +66,7 @@ export const staffMeQuery = queryOptions({
   queryKey: staffKeys.me,
   queryFn: async (): Promise<StaffMeResponse | null> => {
     try {
-      return await signInFetch<StaffMeResponse>(STAFF_ROUTES.me, 'GET');
+      return await signInFetch('GET /staff/api/me');
     } catch (error) {
       if (isUnauthorizedError(error)) return null;
       throw error;
@@ -79,22 +83,21 @@ export function useStaffMe() {
 export function useStaffMethods() {
   return useQuery({
     queryKey: staffKeys.methods,
-    queryFn: () => signInFetch<StaffMethodsResponse>(STAFF_ROUTES.methods, 'GET'),
+    queryFn: () => signInFetch('GET /staff/auth/methods'),
     staleTime: Infinity,
   });
 }
 
 export function useStaffLogin() {
   return useMutation({
-    mutationFn: (body: StaffLoginBody) =>
-      signInFetch<StaffLoginResponse>(STAFF_ROUTES.login, 'POST', body),
+    mutationFn: (body: StaffLoginBody) => signInFetch('POST /staff/auth/login', { body }),
   });
 }
 
 export function useStaffTotp() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (code: string) => signInFetch<StaffMeResponse>(STAFF_ROUTES.totp, 'POST', { code }),
+    mutationFn: (code: string) => signInFetch('POST /staff/auth/totp', { body: { code } }),
     onSuccess: (me) => {
       queryClient.removeQueries({ queryKey: staffKeys.all });
       queryClient.setQueryData(staffKeys.me, me);
@@ -104,15 +107,14 @@ export function useStaffTotp() {
 
 export function useStaffSetup() {
   return useMutation({
-    mutationFn: (body: StaffSetupBody) =>
-      signInFetch<MessageResponse>(STAFF_ROUTES.setup, 'POST', body),
+    mutationFn: (body: StaffSetupBody) => signInFetch('POST /staff/auth/setup', { body }),
   });
 }
 
 export function useStaffSignOut() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => signInFetch<MessageResponse>(STAFF_ROUTES.logout, 'POST', {}),
+    mutationFn: () => signInFetch('POST /staff/auth/logout'),
     onSettled: () => {
       // Nothing read under this session may show to whoever signs in next.
       queryClient.removeQueries({ queryKey: staffKeys.all });
@@ -121,20 +123,17 @@ export function useStaffSignOut() {
   });
 }
 
-function toSearch(query: StaffListQuery): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== '') params.set(key, String(value));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : '';
+/** The filters that are set: an empty search box is no filter. */
+function withoutEmpty(query: StaffListQuery): StaffListQuery {
+  return Object.fromEntries(
+    Object.entries(query).filter(([, value]) => value !== undefined && value !== ''),
+  );
 }
 
 export function useStaffApplications(query: StaffListQuery) {
   return useQuery({
     queryKey: staffKeys.list(query),
-    queryFn: () =>
-      staffFetch<StaffListResponse>(`${STAFF_ROUTES.applications}${toSearch(query)}`, 'GET'),
+    queryFn: () => staffFetch('GET /staff/api/applications', { query: withoutEmpty(query) }),
     // The table keeps the previous page on screen while the next one loads.
     placeholderData: keepPreviousData,
   });
@@ -143,8 +142,7 @@ export function useStaffApplications(query: StaffListQuery) {
 export function useStaffApplication(id: string) {
   return useQuery({
     queryKey: staffKeys.application(id),
-    queryFn: () =>
-      staffFetch<StaffApplicationResponse>(STAFF_ROUTES.application.replace(':id', id), 'GET'),
+    queryFn: () => staffFetch('GET /staff/api/applications/:id', { params: { id } }),
     // Each read is audited: read once per visit, not on every focus.
     staleTime: Infinity,
     refetchOnWindowFocus: false,
@@ -157,7 +155,7 @@ const EXPORT_POLL_MS = 1000;
 export function useStaffExports() {
   return useQuery({
     queryKey: staffKeys.exports,
-    queryFn: () => staffFetch<StaffExportListResponse>(STAFF_EXPORT_ROUTES.exports, 'GET'),
+    queryFn: () => staffFetch('GET /staff/api/exports'),
     // Progress: poll while one runs.
     refetchInterval: (query) =>
       query.state.data?.exports.some((e) => e.status === 'running') ? EXPORT_POLL_MS : false,
@@ -167,8 +165,7 @@ export function useStaffExports() {
 export function useStartExport() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: StaffExportBody) =>
-      staffFetch<StaffExportResponse>(STAFF_EXPORT_ROUTES.exports, 'POST', body),
+    mutationFn: (body: StaffExportBody) => staffFetch('POST /staff/api/exports', { body }),
     onSuccess: (started) => {
       queryClient.setQueryData<StaffExportListResponse>(staffKeys.exports, (old) => ({
         exports: [started, ...(old?.exports ?? []).filter((e) => e.id !== started.id)],

@@ -14,7 +14,12 @@ import {
   Title,
 } from '@mantine/core';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { STAFF_MESSAGES, STAFF_ROUTES, type StaffLoginResponse } from '@admissions/api-contract';
+import {
+  STAFF_MESSAGES,
+  routePath,
+  type EndpointRoute,
+  type StaffLoginResponse,
+} from '@admissions/api-contract';
 import { FullScreenLoader } from '../../../shared/ui/full-screen-loader';
 import { useStaffLogin, useStaffMe, useStaffMethods, useStaffTotp } from '../api/staff-api';
 import { readSignInState, STAFF_PATHS } from '../lib/staff-paths';
@@ -64,7 +69,12 @@ export function StaffSignInPage() {
             <Stack gap="lg">
               {methods.data?.oidc && (
                 <>
-                  <Button component="a" href={STAFF_ROUTES.oidcStart} size="md" fullWidth>
+                  <Button
+                    component="a"
+                    href={routePath('GET /staff/auth/oidc/start' satisfies EndpointRoute)}
+                    size="md"
+                    fullWidth
+                  >
                     Sign in with your institution account
                   </Button>
                   <Text ta="center" size="sm" c="dimmed">

@@ -1,13 +1,13 @@
-import { STAFF_ROUTES } from '@admissions/api-contract';
+import { STAFF_PAGES } from '@admissions/api-contract';
 
 // The staff area's pages (docs/screens-and-routes.md). /staff and /staff/setup are fixed by the
 // server (where the identity provider sends people back, the link `staff add` prints).
 export const STAFF_PATHS = {
-  list: STAFF_ROUTES.home,
-  signIn: `${STAFF_ROUTES.home}/sign-in`,
-  setup: STAFF_ROUTES.setupPage,
-  application: (id: string) => `${STAFF_ROUTES.home}/applications/${id}`,
-  exports: `${STAFF_ROUTES.home}/exports`,
+  list: STAFF_PAGES.home,
+  signIn: `${STAFF_PAGES.home}/sign-in`,
+  setup: STAFF_PAGES.setup,
+  application: (id: string) => `${STAFF_PAGES.home}/applications/${id}`,
+  exports: `${STAFF_PAGES.home}/exports`,
 } as const;
 
 /** What the sign-in page is handed: why the member is there, and where to go back to. */
@@ -22,9 +22,7 @@ export function readSignInState(state: unknown): SignInState {
   return {
     ...(typeof message === 'string' ? { message } : {}),
     // Only a staff page: never an address somebody put into the history state.
-    ...(typeof next === 'string' &&
-    next.startsWith(`${STAFF_ROUTES.home}`) &&
-    !next.startsWith('//')
+    ...(typeof next === 'string' && next.startsWith(`${STAFF_PAGES.home}`) && !next.startsWith('//')
       ? { next }
       : {}),
   };

@@ -1,0 +1,516 @@
+// ENDPOINTS: every route of the HTTP API with its method, path, schemas, success answer and
+// error codes. The server registers each from here (services/api platform/http/register-endpoint.ts)
+// and the SPA's one client (apps/web src/shared/api/call-api.ts) types each call from it, so a
+// wrong method, body or answer type does not compile. The SPA imports this file's types only:
+// the schemas stay out of its bundle (endpoint-routes.ts is the runtime part it needs).
+import { Type } from '@sinclair/typebox';
+import type { PartnerConfig } from '@admissions/form';
+import * as ROUTE from './endpoint-routes';
+import { defineEndpoint } from './endpoint';
+import type { ErrorCode } from './error-codes';
+import { HealthResponse, MessageResponse } from './common';
+import { ConfirmBody, LoginBody, ResetPasswordBody, SignupBody, UsernameBody } from './auth';
+import { ProfileResponse } from './profile';
+import {
+  AddAnotherBody,
+  AddAnotherResponse,
+  AnswerPatch,
+  LastPageBody,
+  SubmitErrorResponse,
+  TabsBody,
+  TabsResponse,
+  TemporaryAnswersQuery,
+  TemporaryAnswersResponse,
+  ValidationsBody,
+  WebStatusBody,
+} from './application';
+import {
+  ConversionStatusResponse,
+  DocumentAnswersResponse,
+  DocumentKeyParams,
+  PresignedUrlBody,
+  PresignedUrlResponse,
+  StartConversionBody,
+} from './documents';
+import { LookupQuery, LookupResponse } from './lookup';
+import {
+  ApplicationPdfResponse,
+  DownloadLinkQuery,
+  ServicePrintResponse,
+  ServiceTokenQuery,
+} from './service';
+import {
+  STAFF_EXPORT_RETENTION_DAYS,
+  ServiceTokenBody,
+  ServiceTokenResponse,
+  StaffApplicationParams,
+  StaffApplicationResponse,
+  StaffExportBody,
+  StaffExportListResponse,
+  StaffExportResponse,
+  StaffListQuery,
+  StaffListResponse,
+  StaffLoginBody,
+  StaffLoginResponse,
+  StaffMeResponse,
+  StaffMethodsResponse,
+  StaffSetupBody,
+  StaffTotpBody,
+} from './staff';
+
+/** A file answer (PDF, zip): bytes, not JSON; its errors are still JSON. */
+export const PdfFileResponse = Type.Unsafe<Uint8Array>({
+  type: 'string',
+  format: 'binary',
+  description: 'The PDF, as an attachment named lastname_firstname_applicationid.pdf',
+});
+// The server streams it from disk (a Node stream is an async iterable of chunks).
+const ExportFileResponse = Type.Unsafe<Uint8Array | AsyncIterable<Uint8Array>>({
+  type: 'string',
+  format: 'binary',
+});
+const Redirect = Type.Null();
+
+// What any route may answer, whatever it does: a request outside its schema, the rate limit,
+// load shedding, a database outage, a bug.
+const ANY = ['INVALID_REQUEST', 'RATE_LIMITED', 'OVERLOADED', 'UNAVAILABLE', 'INTERNAL'] as const;
+// And what the platform refuses of a state change before any route runs (http/request-guard.ts,
+// http/body-deadline.ts, service/read-only-guard.ts).
+const WRITE = [
+  ...ANY,
+  'CROSS_SITE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'SERVICE_READ_ONLY',
+  'REQUEST_TIMEOUT',
+] as const;
+const SESSION = ['SESSION_INVALID'] as const;
+const STAFF = ['STAFF_SESSION_INVALID'] as const;
+const EXPORTER = ['STAFF_SESSION_INVALID', 'STAFF_FORBIDDEN'] as const;
+const API_KEY = ['API_KEY_INVALID', 'API_KEY_SCOPE'] as const;
+const SERVICE_TOKEN = ['SERVICE_TOKEN_INVALID', 'SERVICE_TOKEN_EXPIRED'] as const;
+// Every write of the applicant's own application once it is submitted.
+const OPEN = ['ALREADY_SUBMITTED', 'NO_APPLICATION'] as const;
+
+const accounts = ['accounts'];
+const application = ['application'];
+const documents = ['documents'];
+const service = ['service'];
+const staff = ['staff'];
+const operations = ['operations'];
+const apiKey = [{ apiKey: [] }];
+const pdf = ['application/pdf', 'application/json'];
+
+export const ENDPOINTS = {
+  health: defineEndpoint(ROUTE.health, {
+    tags: operations,
+    summary: 'Ready when the database answers',
+    response: { 200: HealthResponse },
+    errors: ['OVERLOADED', 'UNAVAILABLE'],
+  }),
+  readPartner: defineEndpoint(ROUTE.readPartner, {
+    tags: operations,
+    summary: "The institution's configuration shown in the application",
+    response: {
+      200: Type.Unsafe<PartnerConfig>({ type: 'object', additionalProperties: true }),
+    },
+    errors: [...ANY],
+  }),
+
+  signup: defineEndpoint(ROUTE.signup, {
+    tags: accounts,
+    summary:
+      'Create an account; e-mails a confirmation code and sets the sign-up cookie the confirmation reads',
+    body: SignupBody,
+    response: { 200: MessageResponse },
+    errors: [...WRITE, 'VALIDATION_FAILED', 'PASSWORD_TOO_COMMON'],
+  }),
+  confirm: defineEndpoint(ROUTE.confirm, {
+    tags: accounts,
+    summary:
+      "Confirm an account with the e-mailed 6-digit code; the account takes the password of this browser's sign-up",
+    body: ConfirmBody,
+    response: { 200: MessageResponse },
+    errors: [...WRITE, 'CODE_REJECTED'],
+  }),
+  resendConfirm: defineEndpoint(ROUTE.resendConfirm, {
+    tags: accounts,
+    summary:
+      'E-mail the confirmation code again (the live one; a new one when it is used up or expired)',
+    body: UsernameBody,
+    response: { 200: MessageResponse },
+    errors: [...WRITE, 'VALIDATION_FAILED'],
+  }),
+  login: defineEndpoint(ROUTE.login, {
+    tags: accounts,
+    summary: 'Log in; sets the session cookie and the login marker cookie',
+    body: LoginBody,
+    response: { 200: MessageResponse },
+    errors: [...WRITE, 'LOGIN_FAILED', 'NOT_CONFIRMED', 'ACCOUNT_LOCKED'],
+  }),
+  forgotPassword: defineEndpoint(ROUTE.forgotPassword, {
+    tags: accounts,
+    summary: 'E-mail a password reset link',
+    body: UsernameBody,
+    response: { 200: MessageResponse },
+    errors: [...WRITE, 'VALIDATION_FAILED'],
+  }),
+  resetPassword: defineEndpoint(ROUTE.resetPassword, {
+    tags: accounts,
+    summary: 'Set a new password with the e-mailed reset id; ends every session',
+    body: ResetPasswordBody,
+    response: { 200: MessageResponse },
+    errors: [...WRITE, 'VALIDATION_FAILED', 'PASSWORD_TOO_COMMON', 'RESET_REJECTED'],
+  }),
+  logout: defineEndpoint(ROUTE.logout, {
+    tags: accounts,
+    summary: 'Log out: ends the session on the server and clears the cookies',
+    response: { 200: MessageResponse },
+    // A GET that changes state: the cross-site guard covers it (http/request-guard.ts).
+    errors: [...ANY, ...SESSION, 'CROSS_SITE'],
+  }),
+
+  readProfile: defineEndpoint(ROUTE.readProfile, {
+    tags: application,
+    summary: "The applicant's saved answers, logins and progress",
+    response: { 200: ProfileResponse },
+    errors: [...ANY, ...SESSION],
+  }),
+  saveAnswers: defineEndpoint(ROUTE.saveAnswers, {
+    tags: application,
+    summary: 'Merge answers into the saved application (atomic; unknown keys refused)',
+    body: AnswerPatch,
+    response: { 200: MessageResponse },
+    errors: [...WRITE, ...SESSION, ...OPEN, 'INVALID_ANSWER'],
+  }),
+  saveLastPage: defineEndpoint(ROUTE.saveLastPage, {
+    tags: application,
+    summary: 'Remember the page the applicant is on',
+    body: LastPageBody,
+    response: { 200: MessageResponse },
+    errors: [...WRITE, ...SESSION, ...OPEN],
+  }),
+  advanceWebStatus: defineEndpoint(ROUTE.advanceWebStatus, {
+    tags: application,
+    summary: 'Advance the web status (idempotent, forward-only)',
+    body: WebStatusBody,
+    response: { 200: MessageResponse },
+    errors: [...WRITE, ...SESSION, ...OPEN, 'SUBMIT_REQUIRED'],
+  }),
+  saveValidations: defineEndpoint(ROUTE.saveValidations, {
+    tags: application,
+    summary: 'Store the latest error map shown to the applicant',
+    body: ValidationsBody,
+    response: { 200: MessageResponse },
+    errors: [...WRITE, ...SESSION, ...OPEN, 'INVALID_ANSWER'],
+  }),
+  submit: defineEndpoint(ROUTE.submit, {
+    tags: application,
+    summary: 'Validate on the server and freeze the application',
+    response: { 200: MessageResponse },
+    errors: [...WRITE, ...SESSION, ...OPEN, 'CONVERSION_PENDING', 'MISSING_INFORMATION'],
+    errorBodies: { 422: SubmitErrorResponse },
+  }),
+  readAddAnother: defineEndpoint(ROUTE.readAddAnother, {
+    tags: application,
+    summary: 'Blocks shown per add-another button',
+    response: { 200: AddAnotherResponse },
+    errors: [...ANY, ...SESSION],
+  }),
+  saveAddAnother: defineEndpoint(ROUTE.saveAddAnother, {
+    tags: application,
+    summary: 'Set the number of blocks of an add-another button (1 to its maximum)',
+    body: AddAnotherBody,
+    response: { 200: MessageResponse },
+    errors: [...WRITE, ...SESSION, ...OPEN, 'UNKNOWN_BUTTON', 'TOO_MANY'],
+  }),
+  readTabs: defineEndpoint(ROUTE.readTabs, {
+    tags: application,
+    summary: 'Chosen tab per tab group',
+    response: { 200: TabsResponse },
+    errors: [...ANY, ...SESSION],
+  }),
+  chooseTab: defineEndpoint(ROUTE.chooseTab, {
+    tags: application,
+    summary: 'Choose a tab; clears the answers of the tab left',
+    body: TabsBody,
+    response: { 200: MessageResponse },
+    errors: [...WRITE, ...SESSION, ...OPEN, 'UNKNOWN_TAB', 'CONVERSION_IN_PROGRESS'],
+  }),
+  readTemporaryAnswers: defineEndpoint(ROUTE.readTemporaryAnswers, {
+    tags: application,
+    summary: 'A prefilled answer set for an anonymous visitor (from a prefill link)',
+    query: TemporaryAnswersQuery,
+    response: { 200: TemporaryAnswersResponse },
+    errors: [...ANY, 'TOKEN_INVALID'],
+  }),
+
+  createUploadUrl: defineEndpoint(ROUTE.createUploadUrl, {
+    tags: documents,
+    summary:
+      'An upload link for one file question: that key only, 1 B–1 MB, 10 minutes, one upload; 429 past 3 uploads or 5 MB in flight',
+    body: PresignedUrlBody,
+    response: { 200: PresignedUrlResponse },
+    errors: [...WRITE, ...SESSION, ...OPEN, 'NOT_A_FILE_QUESTION', 'TOO_MANY_UPLOADS'],
+  }),
+  startConversion: defineEndpoint(ROUTE.startConversion, {
+    tags: documents,
+    summary: 'Convert an uploaded file to PDF (poll GET for the result)',
+    params: DocumentKeyParams,
+    body: StartConversionBody,
+    response: { 200: ConversionStatusResponse },
+    errors: [
+      ...WRITE,
+      ...SESSION,
+      ...OPEN,
+      'NOT_A_FILE_QUESTION',
+      'UPLOAD_UNKNOWN',
+      'UPLOAD_USED',
+      'CONVERSION_IN_PROGRESS',
+    ],
+  }),
+  readConversion: defineEndpoint(ROUTE.readConversion, {
+    tags: documents,
+    summary: 'Conversion status: COMPLETED, FAILED, IN_PROGRESS, UNPROCESSED or NOT_ANSWERED',
+    params: DocumentKeyParams,
+    response: { 200: ConversionStatusResponse },
+    errors: [...ANY, ...SESSION, 'NOT_A_FILE_QUESTION'],
+  }),
+  forgetConversion: defineEndpoint(ROUTE.forgetConversion, {
+    tags: documents,
+    summary: 'Forget the conversion (after a failure); a converted document stays',
+    params: DocumentKeyParams,
+    response: { 200: MessageResponse },
+    errors: [...WRITE, ...SESSION, ...OPEN, 'NOT_A_FILE_QUESTION', 'CONVERSION_IN_PROGRESS'],
+  }),
+  readDocumentAnswers: defineEndpoint(ROUTE.readDocumentAnswers, {
+    tags: documents,
+    summary: 'Converted documents per file question: file name and size',
+    response: { 200: DocumentAnswersResponse },
+    errors: [...ANY, ...SESSION],
+  }),
+  deleteDocument: defineEndpoint(ROUTE.deleteDocument, {
+    tags: documents,
+    summary: 'Delete the document of a file question and clear its answer',
+    params: DocumentKeyParams,
+    response: { 200: MessageResponse },
+    errors: [...WRITE, ...SESSION, ...OPEN, 'NOT_A_FILE_QUESTION', 'CONVERSION_IN_PROGRESS'],
+  }),
+
+  requestApplicationPdf: defineEndpoint(ROUTE.requestApplicationPdf, {
+    tags: application,
+    summary: "Status of the applicant's application PDF; starts its generation when needed",
+    description:
+      'Cached per version of the application (answers, tabs, add-another counts, documents). ' +
+      'The first call for a version queues a job and answers UNPROCESSED; then IN_PROGRESS, ' +
+      'and COMPLETED with `url`, a same-origin link valid for 5 minutes and only with the ' +
+      "owner's session. FAILED carries a message to show; a call a minute later tries again.",
+    response: { 200: ApplicationPdfResponse },
+    errors: [...ANY, ...SESSION],
+  }),
+  downloadApplicationPdf: defineEndpoint(ROUTE.downloadApplicationPdf, {
+    tags: application,
+    summary: 'Download the application PDF through the link GET /api/pdf returned',
+    description:
+      "401 without a session; 403 when the link's signature is wrong, it has expired, or it " +
+      'belongs to another applicant; 404 when the application changed since (ask GET /api/pdf ' +
+      'again).',
+    query: DownloadLinkQuery,
+    produces: pdf,
+    response: { 200: PdfFileResponse },
+    errors: [...ANY, ...SESSION, 'LINK_INVALID', 'LINK_EXPIRED', 'PDF_STALE'],
+  }),
+
+  readServicePrint: defineEndpoint(ROUTE.readServicePrint, {
+    tags: service,
+    summary: "Staff print view: one applicant's answers, add-another counts, documents and tabs",
+    description:
+      'Read-only, with a service token minted by `npm run cli -- service-token`. The sealed ' +
+      'answers (SSN, alien registration number) are returned masked. Each successful read ' +
+      'writes one service_audit row (token id, applicant, keys shown, never values). 401: ' +
+      'invalid, tampered or expired token; 403: any method but GET.',
+    query: ServiceTokenQuery,
+    response: { 200: ServicePrintResponse },
+    errors: [...ANY, ...SERVICE_TOKEN, 'SERVICE_READ_ONLY'],
+  }),
+  downloadServicePdf: defineEndpoint(ROUTE.downloadServicePdf, {
+    tags: service,
+    summary: "Staff download of the applicant's application PDF (answers, then documents)",
+    description:
+      'The same document the applicant downloads, laid out from the staff view. Read-only ' +
+      'and audited like the print view. 401: invalid, tampered or expired token; 403: any ' +
+      'method but GET; 503 when the PDF cannot be produced right now.',
+    query: ServiceTokenQuery,
+    produces: pdf,
+    response: { 200: PdfFileResponse },
+    errors: [...ANY, ...SERVICE_TOKEN, 'SERVICE_READ_ONLY', 'PDF_UNAVAILABLE'],
+  }),
+
+  startStaffOidc: defineEndpoint(ROUTE.startStaffOidc, {
+    tags: staff,
+    summary: "Staff sign-in through the institution's identity provider (OpenID Connect)",
+    description:
+      'Redirects to the provider (authorization code with PKCE, state and nonce, kept in a ' +
+      'sealed 10-minute cookie). 404 when no provider is configured.',
+    response: { 302: Redirect },
+    errors: [...ANY, 'OIDC_NOT_CONFIGURED', 'OIDC_UNAVAILABLE'],
+  }),
+  finishStaffOidc: defineEndpoint(ROUTE.finishStaffOidc, {
+    tags: staff,
+    summary: "The identity provider's redirect back: verifies it and starts a staff session",
+    description:
+      'Redirects to /staff with the session cookie, or to /staff?sign_in_error=refused (not an ' +
+      'allowed domain or group, or disabled) or =failed (anything that did not verify).',
+    query: Type.Object({}, { additionalProperties: true }),
+    response: { 302: Redirect },
+    errors: [...ANY, 'OIDC_NOT_CONFIGURED'],
+  }),
+  readStaffMethods: defineEndpoint(ROUTE.readStaffMethods, {
+    tags: staff,
+    summary: 'The sign-in methods the staff sign-in page offers',
+    response: { 200: StaffMethodsResponse },
+    errors: [...ANY],
+  }),
+  staffLogin: defineEndpoint(ROUTE.staffLogin, {
+    tags: staff,
+    summary: 'Local staff sign-in, step 1: e-mail and password',
+    description:
+      'Sets a short pending session (cookie staff_sid) for the TOTP step. On the first ' +
+      'sign-in the answer carries the TOTP secret and otpauth:// URI to enrol. 401 wrong ' +
+      'e-mail or password; 429 locked out (as applicants: from the fifth failure).',
+    body: StaffLoginBody,
+    response: { 200: StaffLoginResponse },
+    errors: [...WRITE, 'LOGIN_FAILED', 'ACCOUNT_LOCKED'],
+  }),
+  staffTotp: defineEndpoint(ROUTE.staffTotp, {
+    tags: staff,
+    summary: 'Local staff sign-in, step 2: the TOTP code (confirms the enrolment the first time)',
+    body: StaffTotpBody,
+    response: { 200: StaffMeResponse },
+    errors: [...WRITE, ...STAFF, 'TOTP_REJECTED', 'ACCOUNT_LOCKED'],
+  }),
+  staffSetup: defineEndpoint(ROUTE.staffSetup, {
+    tags: staff,
+    summary: 'Sets a local staff password from the one-time link printed by `staff add`',
+    body: StaffSetupBody,
+    response: { 200: MessageResponse },
+    errors: [...WRITE, 'SETUP_REJECTED', 'VALIDATION_FAILED', 'PASSWORD_TOO_COMMON'],
+  }),
+  staffLogout: defineEndpoint(ROUTE.staffLogout, {
+    tags: staff,
+    summary: 'Ends the staff session',
+    response: { 200: MessageResponse },
+    errors: [...WRITE],
+  }),
+  readStaffMe: defineEndpoint(ROUTE.readStaffMe, {
+    tags: staff,
+    summary: 'The signed-in staff member',
+    response: { 200: StaffMeResponse },
+    errors: [...ANY, ...STAFF],
+  }),
+  listStaffApplications: defineEndpoint(ROUTE.listStaffApplications, {
+    tags: staff,
+    summary: 'Applications: search (name or e-mail, accent-insensitive), filter, sort, page',
+    query: StaffListQuery,
+    response: { 200: StaffListResponse },
+    errors: [...ANY, ...STAFF],
+  }),
+  readStaffApplication: defineEndpoint(ROUTE.readStaffApplication, {
+    tags: staff,
+    summary: "One application: the print view's data, its documents and conversion status",
+    description: 'Writes one service_audit row naming the staff member. 404 unknown id.',
+    params: StaffApplicationParams,
+    response: { 200: StaffApplicationResponse },
+    errors: [...ANY, ...STAFF, 'NOT_FOUND'],
+  }),
+  downloadStaffApplicationPdf: defineEndpoint(ROUTE.downloadStaffApplicationPdf, {
+    tags: staff,
+    summary: 'The staff PDF of one application (as GET /service/pdf)',
+    description: 'Writes one service_audit row naming the staff member. 404 unknown id.',
+    params: StaffApplicationParams,
+    produces: pdf,
+    response: { 200: PdfFileResponse },
+    errors: [...ANY, ...STAFF, 'NOT_FOUND', 'PDF_UNAVAILABLE'],
+  }),
+  startStaffExport: defineEndpoint(ROUTE.startStaffExport, {
+    tags: staff,
+    summary: 'Starts an export of the selection (exporter role): the pg-boss export job',
+    description:
+      "Only what changed since this exporter's last export is rendered unless `force`. " +
+      '403 for readers; 409 while another export of this exporter runs.',
+    body: StaffExportBody,
+    response: { 202: StaffExportResponse },
+    errors: [...WRITE, ...EXPORTER, 'EXPORT_RUNNING'],
+  }),
+  listStaffExports: defineEndpoint(ROUTE.listStaffExports, {
+    tags: staff,
+    summary: "The exporter's 20 latest exports, newest first",
+    response: { 200: StaffExportListResponse },
+    errors: [...ANY, ...EXPORTER],
+  }),
+  readStaffExport: defineEndpoint(ROUTE.readStaffExport, {
+    tags: staff,
+    summary: "An export's progress (its exporter only)",
+    params: StaffApplicationParams,
+    response: { 200: StaffExportResponse },
+    errors: [...ANY, ...EXPORTER, 'NOT_FOUND'],
+  }),
+  downloadStaffExport: defineEndpoint(ROUTE.downloadStaffExport, {
+    tags: staff,
+    summary: 'The finished export: the zip (PDFs, index.csv, index.json) or the combined PDF',
+    description:
+      'Writes one service_audit row per application in the file, naming the exporter. 410 ' +
+      `once deleted (${STAFF_EXPORT_RETENTION_DAYS} days after it finished).`,
+    params: StaffApplicationParams,
+    produces: ['application/zip', 'application/pdf', 'application/json'],
+    response: { 200: ExportFileResponse },
+    errors: [
+      ...ANY,
+      ...EXPORTER,
+      'NOT_FOUND',
+      'EXPORT_NOT_READY',
+      'EXPORT_EXPIRED',
+      'EXPORT_UNAUDITED',
+    ],
+  }),
+
+  mintServiceToken: defineEndpoint(ROUTE.mintServiceToken, {
+    tags: service,
+    security: apiKey,
+    summary: 'Mints a print-view token (read-only, one applicant) for a campus system',
+    description:
+      'API key scope read or export. The token opens GET /service/tmp-pdf and /service/pdf ' +
+      'for this applicant only, until it expires (default 15 minutes, at most 24 hours); ' +
+      'each read is audited with the token id. 401 missing, invalid or revoked key; 404 unknown applicant.',
+    body: ServiceTokenBody,
+    response: { 200: ServiceTokenResponse },
+    errors: [...WRITE, ...API_KEY, 'NOT_FOUND'],
+  }),
+  listServiceApplications: defineEndpoint(ROUTE.listServiceApplications, {
+    tags: service,
+    security: apiKey,
+    summary: 'The applications list (as the staff area shows it) for a campus system',
+    description: 'API key scope read or export. 401 missing, invalid or revoked key.',
+    query: StaffListQuery,
+    response: { 200: StaffListResponse },
+    errors: [...ANY, ...API_KEY, 'SERVICE_READ_ONLY'],
+  }),
+
+  lookupFind: defineEndpoint(ROUTE.lookupFind, {
+    tags: ['lookup'],
+    summary: 'Search schools or addresses (text) or fetch the record behind a result (id)',
+    query: LookupQuery,
+    response: { 200: LookupResponse },
+    errors: [...ANY, 'UNKNOWN_CATEGORY', 'NOT_FOUND'],
+  }),
+} as const;
+
+export type Endpoints = typeof ENDPOINTS;
+export type EndpointName = keyof Endpoints;
+/** Every route, "METHOD /path". */
+export type EndpointRoute = Endpoints[EndpointName]['route'];
+type EndpointsByRoute = { [K in EndpointName as Endpoints[K]['route']]: Endpoints[K] };
+/** The endpoint of a route. */
+export type EndpointOf<R extends EndpointRoute> = EndpointsByRoute[R];
+
+/** Codes used by no endpoint are answered by the platform alone (the upload form, /metrics). */
+export type EndpointErrorCode = Endpoints[EndpointName]['errors'][number] & ErrorCode;
