@@ -7,10 +7,13 @@ import type { FastifyInstance } from 'fastify';
  * (LOG_FORMAT=text) gets none: there they drown what matters.
  */
 export function registerRequestLog(app: FastifyInstance): void {
-  // At debug only (a no-op at the default level): when a request arrived, before its body.
-  app.addHook('onRequest', async (request) => {
-    request.log.debug({ req: request }, 'incoming request');
-  });
+  // At debug only: when a request arrived, before its body. Not registered at all otherwise, so
+  // the default level does not pay a hook per request for a line it drops.
+  if (app.log.level === 'debug' || app.log.level === 'trace') {
+    app.addHook('onRequest', async (request) => {
+      request.log.debug({ req: request }, 'incoming request');
+    });
+  }
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
