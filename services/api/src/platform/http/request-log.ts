@@ -14,10 +14,20 @@ export function registerRequestLog(app: FastifyInstance): void {
       request.log.debug({ req: request }, 'incoming request');
     });
   }
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
+  // The line holds the request's serialized form (method, URL with its query values redacted,
+  // address), the status and the time: no field a redaction path names, so it is written without
+  // the redaction walk, which was a third of the line's cost. reqId as request.log binds it.
+  const completions = app.log.child({}, { redact: { paths: [] } });
+  app.addHook('onResponse', (request, reply, done) => {
+    completions.info(
+      {
+        reqId: request.id,
+        req: request,
+        res: { statusCode: reply.statusCode },
+        responseTime: reply.elapsedTime,
+      },
       'request completed',
     );
+    done();
   });
 }
