@@ -25,17 +25,12 @@ interface PgQueryable {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
 
-/** The names each PGlite engine has prepared (it keeps them for its lifetime). */
-const preparedOnPglite = new WeakMap<PGlite, Set<string>>();
+/** What each PGlite engine has prepared (it keeps it for its lifetime): parameter types by name. */
+const preparedOnPglite = new WeakMap<PGlite, Map<string, number[]>>();
 
 // "prepared statement … does not exist": something in the shared session dropped it (DISCARD
 // or DEALLOCATE through the CLI socket); prepared again once.
 const UNDEFINED_STATEMENT = '26000';
-
-function toText(value: PreparedValue): string | null {
-  if (value === null) return null;
-  return value instanceof Date ? value.toISOString() : String(value);
-}
 
 function concatenate(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
@@ -47,35 +42,50 @@ function concatenate(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-async function runOnPglite<Row>(
-  client: PGlite,
-  statement: PreparedStatement,
-  values: readonly PreparedValue[],
-): Promise<Row[]> {
-  let names = preparedOnPglite.get(client);
-  if (!names) {
-    names = new Set();
-    preparedOnPglite.set(client, names);
+function preparedOn(client: PGlite): Map<string, number[]> {
+  let prepared = preparedOnPglite.get(client);
+  if (!prepared) {
+    prepared = new Map();
+    preparedOnPglite.set(client, prepared);
   }
-  const known = names;
+  return prepared;
+}
+
+async function runNamedOnce<Row>(
+  client: PGlite,
+  name: string,
+  text: string,
+  values: readonly unknown[],
+): Promise<Row[]> {
+  const prepared = preparedOn(client);
   const { serialize } = protocol;
   // The same two locks PGlite's own query() takes: the transaction lock keeps the statement out
   // of another caller's open transaction, the query lock off the engine while it is busy.
   return client._runExclusiveTransaction(() =>
     client._runExclusiveQuery(async () => {
-      if (!known.has(statement.name)) {
-        await client.execProtocol(
+      let types = prepared.get(name);
+      if (!types) {
+        const described = await client.execProtocol(
           concatenate([
-            serialize.parse({ name: statement.name, text: statement.text }),
+            serialize.parse({ name, text }),
+            serialize.describe({ type: 'S', name }),
             serialize.sync(),
           ]),
           { syncToFs: false },
         );
-        known.add(statement.name);
+        types = parse.parseDescribeStatementResults(described.messages);
+        prepared.set(name, types);
       }
+      const parameterTypes = types;
+      // Each value as PGlite's query() sends it: by the type the database inferred for it.
+      const texts = values.map((value, i) => {
+        if (value === null || value === undefined) return null;
+        const serializer = client.serializers[parameterTypes[i] ?? 0];
+        return serializer ? serializer(value) : String(value);
+      });
       const { messages } = await client.execProtocol(
         concatenate([
-          serialize.bind({ statement: statement.name, values: values.map(toText) }),
+          serialize.bind({ statement: name, values: texts }),
           serialize.describe({ type: 'P' }),
           serialize.execute({}),
           serialize.sync(),
@@ -88,6 +98,30 @@ async function runOnPglite<Row>(
   );
 }
 
+/**
+ * Runs `text` on PGlite as the prepared statement `name` (prepared on first use), its `values`
+ * serialized as PGlite's query() serializes them; the rows, parsed as query() parses them.
+ */
+export async function runNamedOnPglite<Row>(
+  client: PGlite,
+  name: string,
+  text: string,
+  values: readonly unknown[],
+): Promise<Row[]> {
+  try {
+    return await runNamedOnce<Row>(client, name, text, values);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== UNDEFINED_STATEMENT) throw error;
+    preparedOn(client).delete(name);
+    return runNamedOnce<Row>(client, name, text, values);
+  }
+}
+
+/** How many statements runNamedOnPglite has prepared on `client`. */
+export function countPreparedOnPglite(client: PGlite): number {
+  return preparedOnPglite.get(client)?.size ?? 0;
+}
+
 /** Runs `statement` with `values` ($1, $2, …) on whichever driver `db` wraps; the rows it returns. */
 export async function runPrepared<Row>(
   db: Db,
@@ -96,13 +130,7 @@ export async function runPrepared<Row>(
 ): Promise<Row[]> {
   const client = (db as unknown as { $client: unknown }).$client;
   if (client instanceof PGlite) {
-    try {
-      return await runOnPglite<Row>(client, statement, values);
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== UNDEFINED_STATEMENT) throw error;
-      preparedOnPglite.get(client)?.delete(statement.name);
-      return runOnPglite<Row>(client, statement, values);
-    }
+    return runNamedOnPglite<Row>(client, statement.name, statement.text, values);
   }
   // node-postgres prepares a named statement once per connection and reuses it after.
   const result = await (client as PgQueryable).query({
