@@ -285,7 +285,8 @@ reportBench({
   command: 'npm run bench -w services/api -- autosave',
   description:
     `One API process and the least server (\`bench/least-server.ts\`: Fastify + pg running the same ` +
-    `session read, JSONB merge and profile query, nothing else) take turns on one PostgreSQL database ` +
+    `session read, JSONB merge and profile query as named prepared statements, nothing else) take ` +
+    `turns on one PostgreSQL database ` +
     `and the same sessions: autocannon, ${CONNECTIONS} connections (one applicant each), ` +
     `${DURATION_S} s per run, two rounds in alternating order. Then the embedded default (PGlite, ` +
     `worker in-process) is offered ${OPEN_LOOP_RATE} saves/s on an open loop by ` +

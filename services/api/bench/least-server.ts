@@ -1,7 +1,8 @@
 // The least server the autosave benchmark compares the API with (issue #19): Fastify 5 and pg,
 // nothing else — no logger, hooks, schemas or plugins — running the statements the API runs for
-// PUT /api/answer and GET /api/profile on the same database and sessions: the session read that
-// slides the idle timer at most once a minute, then the JSONB merge or the profile query.
+// PUT /api/answer and GET /api/profile on the same database and sessions, as named prepared
+// statements like the API's: the session read (and, at most once a minute, the idle timer's
+// slide), then the JSONB merge or the profile query.
 // Started as its own process (one per PORT) by bench/autosave-bench.ts.
 import { createHash } from 'node:crypto';
 import Fastify from 'fastify';
@@ -11,15 +12,12 @@ const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 }
 const app = Fastify({ logger: false });
 
 const SESSION_SQL = `
-  WITH live AS (
-    SELECT s.user_id, u.email, s.last_seen_at FROM sessions s JOIN users u ON u.id = s.user_id
-    WHERE s.id_hash = $1 AND s.revoked_at IS NULL AND s.last_seen_at > $2 AND s.expires_at > $3
-  ), slid AS (
-    UPDATE sessions SET last_seen_at = $3
-    WHERE id_hash = $1 AND EXISTS (SELECT 1 FROM live WHERE live.last_seen_at <= $4)
-    RETURNING 1
-  )
-  SELECT user_id, email FROM live`;
+  SELECT s.user_id, u.email, s.last_seen_at FROM sessions s JOIN users u ON u.id = s.user_id
+  WHERE s.id_hash = $1 AND s.revoked_at IS NULL AND s.last_seen_at > $2 AND s.expires_at > $3`;
+
+const SLIDE_SQL = `
+  UPDATE sessions SET last_seen_at = $2
+  WHERE id_hash = $1 AND revoked_at IS NULL AND last_seen_at <= $3`;
 
 const SAVE_SQL = `
   UPDATE applications SET answer = answer || $1::jsonb, version = version + 1, updated_at = $2
@@ -43,29 +41,53 @@ async function findUser(cookieHeader: string | undefined): Promise<string | null
   const token = /(?:^|;\s*)sid=([^;]+)/.exec(cookieHeader ?? '')?.[1];
   if (!token) return null;
   const now = Date.now();
-  const { rows } = await pool.query<{ user_id: string }>(SESSION_SQL, [
-    createHash('sha256').update(decodeURIComponent(token)).digest('hex'),
-    new Date(now - 15 * 60_000),
-    new Date(now),
-    new Date(now - 60_000),
-  ]);
-  return rows[0]?.user_id ?? null;
+  const idHash = createHash('sha256').update(decodeURIComponent(token)).digest('hex');
+  const { rows } = await pool.query<{ user_id: string; last_seen_at: Date }>({
+    name: 'session',
+    text: SESSION_SQL,
+    values: [idHash, new Date(now - 15 * 60_000), new Date(now)],
+  });
+  const row = rows[0];
+  if (!row) return null;
+  if (row.last_seen_at.getTime() <= now - 60_000) {
+    await pool.query({
+      name: 'slide',
+      text: SLIDE_SQL,
+      values: [idHash, new Date(now), new Date(now - 60_000)],
+    });
+  }
+  return row.user_id;
 }
 
 app.put('/api/answer', async (request, reply) => {
   const userId = await findUser(request.headers.cookie);
   if (!userId) return reply.code(401).send({ message: 'session' });
-  await pool.query(SAVE_SQL, [JSON.stringify(request.body), new Date(), userId]);
+  await pool.query({
+    name: 'save',
+    text: SAVE_SQL,
+    values: [JSON.stringify(request.body), new Date(), userId],
+  });
   return { message: 'Your answers were saved.' };
 });
 
 app.get('/api/profile', async (request, reply) => {
   const userId = await findUser(request.headers.cookie);
   if (!userId) return reply.code(401).send({ message: 'session' });
-  const { rows } = await pool.query<{ answer: string; rest: string }>(PROFILE_SQL, [userId]);
+  const { rows } = await pool.query<{ answer: string; rest: string }>({
+    name: 'profile',
+    text: PROFILE_SQL,
+    values: [userId],
+  });
   const row = rows[0]!;
   return reply.type('application/json').send(`{"answer":${row.answer},${row.rest.slice(1)}`);
 });
 
 app.get('/health', async () => ({ status: 'ok' }));
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+// Exit on SIGTERM as the API does (a profile taken with --cpu-prof is written at exit).
+process.once('SIGTERM', () => {
+  void app
+    .close()
+    .then(() => pool.end())
+    .finally(() => process.exit(0));
+});

@@ -30,6 +30,7 @@ import {
   contentChange,
   findApplication,
   jsonb,
+  mergeAnswers,
   openApplication,
   readAnswers,
   readProfileJson,
@@ -108,17 +109,7 @@ export function createApplicationService(deps: ApplicationDeps) {
       }
       if (Object.keys(patch).length === 0) return;
       const { plain, sealed } = splitSensitive(patch, encryptionKey);
-      await updateUnsubmitted(
-        db,
-        userId,
-        contentChange(
-          {
-            answer: sql`${applications.answer} || ${jsonb(plain)}`,
-            sensitive: sql`${applications.sensitive} || ${jsonb(sealed)}`,
-          },
-          clock.now(),
-        ),
-      );
+      await mergeAnswers(db, userId, plain, sealed, clock.now());
     },
 
     async saveLastPage(userId: string, lastPage: string): Promise<void> {

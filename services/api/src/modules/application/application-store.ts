@@ -1,4 +1,5 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { MESSAGES } from '@admissions/api-contract';
 import { IDENTIFIER_ANSWER_KEYS } from '@admissions/form';
 import type { Db } from '../../platform/db/connect';
@@ -6,6 +7,7 @@ import { successfulLogins, users } from '../auth';
 import { applications } from './schema';
 import { AppError } from '../../platform/lib/app-error';
 import { seal, unseal } from '../../platform/lib/crypto';
+import { prepareStatement, runPrepared, type PreparedStatement } from '../../platform/db/prepared';
 
 /** Answers encrypted at rest (docs/design-decisions.md, 7); everything else is plain JSONB. */
 const ENCRYPTED_ANSWER_KEYS: ReadonlySet<string> = new Set(IDENTIFIER_ANSWER_KEYS);
@@ -61,6 +63,50 @@ export async function writeUnsubmitted(
     .where(sql`${applications.userId} = ${userId} AND ${applications.submittedAt} IS NULL`)
     .returning({ userId: applications.userId });
   return updated.length > 0;
+}
+
+// The autosave, the hottest write, as fixed texts prepared once per connection
+// (platform/db/prepared.ts): the version rule of contentChange and the condition of
+// writeUnsubmitted written out. The sealed column is rewritten only when the patch carries a
+// sealed answer.
+const SAVE_ANSWERS = prepareStatement(
+  'application_save_answers',
+  `UPDATE applications SET answer = answer || $1::jsonb, version = version + 1, updated_at = $2
+   WHERE user_id = $3 AND submitted_at IS NULL RETURNING user_id`,
+);
+const SAVE_ANSWERS_SEALED = prepareStatement(
+  'application_save_answers_sealed',
+  `UPDATE applications SET answer = answer || $1::jsonb, sensitive = sensitive || $4::jsonb,
+     version = version + 1, updated_at = $2
+   WHERE user_id = $3 AND submitted_at IS NULL RETURNING user_id`,
+);
+
+/**
+ * Merges answers (already split by splitSensitive) into an application that is not submitted;
+ * 409 when it is, and a missing row is created first, as updateUnsubmitted does.
+ */
+export async function mergeAnswers(
+  db: Db,
+  userId: string,
+  plain: Record<string, string>,
+  sealed: Record<string, string>,
+  now: Date,
+): Promise<void> {
+  const hasSealed = Object.keys(sealed).length > 0;
+  const values = [JSON.stringify(plain), now, userId];
+  const write = async () =>
+    (
+      await (hasSealed
+        ? runPrepared(db, SAVE_ANSWERS_SEALED, [...values, JSON.stringify(sealed)])
+        : runPrepared(db, SAVE_ANSWERS, values))
+    ).length > 0;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (await write()) return;
+    const existing = await findApplication(db, userId);
+    if (existing) throw new AppError('ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
+    await openApplication(db, userId);
+  }
+  throw new AppError('ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
 }
 
 /**
@@ -169,7 +215,36 @@ export async function readProfileJson(
   key: Buffer,
   documentsSql: (userId: SQL) => SQL,
 ): Promise<string | null> {
-  const result = await db.execute<{ answer: string; sensitive: string | null; rest: string }>(sql`
+  const [row] = await runPrepared<{ answer: string; sensitive: string | null; rest: string }>(
+    db,
+    profileStatementFor(documentsSql),
+    [userId],
+  );
+  if (!row) return null;
+  let answer = row.answer;
+  if (row.sensitive) {
+    const opened: Record<string, string> = {};
+    for (const [k, v] of Object.entries(JSON.parse(row.sensitive) as Record<string, string>)) {
+      opened[k] = unseal(key, v);
+    }
+    // The sealed keys never appear in the plain column, so the two objects join without clashes.
+    const extra = JSON.stringify(opened).slice(1, -1);
+    answer = answer === '{}' ? `{${extra}}` : `${answer.slice(0, -1)},${extra}}`;
+  }
+  return `{"answer":${answer},${row.rest.slice(1)}`;
+}
+
+const profileStatements = new WeakMap<(userId: SQL) => SQL, PreparedStatement>();
+let profileStatementCount = 0;
+
+/**
+ * The profile query as fixed text, rendered once (per documents expression) and then prepared
+ * once per connection: its only parameter is the applicant ($1).
+ */
+function profileStatementFor(documentsSql: (userId: SQL) => SQL): PreparedStatement {
+  const known = profileStatements.get(documentsSql);
+  if (known) return known;
+  const query = new PgDialect().sqlToQuery(sql`
     SELECT a.answer::text AS answer,
       CASE WHEN a.sensitive = '{}'::jsonb THEN NULL ELSE a.sensitive::text END AS sensitive,
       json_build_object(
@@ -185,20 +260,11 @@ export async function readProfileJson(
           FROM unnest(a.web_status) WITH ORDINALITY AS s(status, n)), '[]'::json)
       )::text AS rest
     FROM ${applications} a JOIN ${users} u ON u.id = a.user_id
-    WHERE a.user_id = ${userId}`);
-  const row = result.rows[0];
-  if (!row) return null;
-  let answer = row.answer;
-  if (row.sensitive) {
-    const opened: Record<string, string> = {};
-    for (const [k, v] of Object.entries(JSON.parse(row.sensitive) as Record<string, string>)) {
-      opened[k] = unseal(key, v);
-    }
-    // The sealed keys never appear in the plain column, so the two objects join without clashes.
-    const extra = JSON.stringify(opened).slice(1, -1);
-    answer = answer === '{}' ? `{${extra}}` : `${answer.slice(0, -1)},${extra}}`;
-  }
-  return `{"answer":${answer},${row.rest.slice(1)}`;
+    WHERE a.user_id = ${sql.placeholder('userId')}`);
+  if (query.params.length !== 1) throw new Error('the profile query takes the applicant only');
+  const statement = prepareStatement(`application_profile_${++profileStatementCount}`, query.sql);
+  profileStatements.set(documentsSql, statement);
+  return statement;
 }
 
 /** True when the database holds no application at all (the CLI says so when a look-up fails). */

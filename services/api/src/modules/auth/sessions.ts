@@ -1,7 +1,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/connect';
-import { sessions, users } from './schema';
+import { sessions } from './schema';
 import { generateToken, hashToken } from '../../platform/lib/crypto';
+import { prepareStatement, runPrepared } from '../../platform/db/prepared';
 
 /** docs/design-decisions.md, 2: sliding idle limit and absolute lifetime, both enforced here, not by the cookie. */
 export const SESSION_IDLE_MS = 15 * 60 * 1000;
@@ -32,11 +33,25 @@ export async function createSession(db: Db, userId: string, now: Date): Promise<
  */
 export const SESSION_SLIDE_INTERVAL_MS = 60 * 1000;
 
+// Fixed texts, prepared once per connection (platform/db/prepared.ts): every signed-in request
+// runs the first. A read alone; the write is a second statement once a minute per session (a
+// data-modifying CTE in the read made every check cost the planning and start-up of an UPDATE).
+const READ_SESSION = prepareStatement(
+  'auth_session_read',
+  `SELECT s.user_id, u.email, s.last_seen_at FROM sessions s JOIN users u ON u.id = s.user_id
+   WHERE s.id_hash = $1 AND s.revoked_at IS NULL AND s.last_seen_at > $2 AND s.expires_at > $3`,
+);
+const SLIDE_SESSION = prepareStatement(
+  'auth_session_slide',
+  `UPDATE sessions SET last_seen_at = $2
+   WHERE id_hash = $1 AND revoked_at IS NULL AND last_seen_at <= $3`,
+);
+
 /**
  * The session's user if the token is live — null when unknown, revoked, idle for 15 minutes or
- * past its 12 hours. One statement: it reads the session and, only when the stored idle timer is
- * older than SESSION_SLIDE_INTERVAL_MS, moves it to now (an UPDATE that matches no row writes
- * nothing). Revocation is read on every request, so a logged-out session is refused at once.
+ * past its 12 hours. It reads the session and, only when the stored idle timer is older than
+ * SESSION_SLIDE_INTERVAL_MS, moves it to now. Revocation is read on every request, so a
+ * logged-out session is refused at once.
  */
 export async function resolveSession(
   db: Db,
@@ -45,24 +60,17 @@ export async function resolveSession(
 ): Promise<SessionUser | null> {
   const idHash = hashToken(token);
   const idleCutoff = new Date(now.getTime() - SESSION_IDLE_MS);
+  const [row] = await runPrepared<{ user_id: string; email: string; last_seen_at: Date }>(
+    db,
+    READ_SESSION,
+    [idHash, idleCutoff, now],
+  );
+  if (!row) return null;
   const slideBefore = new Date(now.getTime() - SESSION_SLIDE_INTERVAL_MS);
-  const result = await db.execute<{ user_id: string; email: string }>(sql`
-    WITH live AS (
-      SELECT ${sessions.userId} AS user_id, ${users.email} AS email, ${sessions.lastSeenAt} AS last_seen_at
-      FROM ${sessions} JOIN ${users} ON ${users.id} = ${sessions.userId}
-      WHERE ${sessions.idHash} = ${idHash}
-        AND ${sessions.revokedAt} IS NULL
-        AND ${sessions.lastSeenAt} > ${idleCutoff}
-        AND ${sessions.expiresAt} > ${now}
-    ), slid AS (
-      UPDATE ${sessions} SET last_seen_at = ${now}
-      WHERE ${sessions.idHash} = ${idHash}
-        AND EXISTS (SELECT 1 FROM live WHERE live.last_seen_at <= ${slideBefore})
-      RETURNING 1
-    )
-    SELECT user_id, email FROM live`);
-  const row = result.rows[0];
-  return row ? { userId: row.user_id, email: row.email, sessionIdHash: idHash } : null;
+  if (row.last_seen_at.getTime() <= slideBefore.getTime()) {
+    await runPrepared(db, SLIDE_SESSION, [idHash, now, slideBefore]);
+  }
+  return { userId: row.user_id, email: row.email, sessionIdHash: idHash };
 }
 
 export async function revokeSession(db: Db, idHash: string, now: Date): Promise<void> {

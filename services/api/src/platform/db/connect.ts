@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { securePrivateDataDir } from '../lib/private-data-dir';
@@ -6,6 +7,10 @@ import pg from 'pg';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { PGLITE_EXTENSIONS } from './pglite-extensions';
+import { countPreparedOnPglite, runNamedOnPglite } from './prepared';
+
+/** Statements of the job queue prepared on PGlite at most (see executeSql). */
+const MAX_PREPARED_QUEUE_STATEMENTS = 256;
 // No schema is registered: the relational `db.query` API is not used, so the platform needs no
 // module's tables (each module owns its own, modules/<feature>/schema.ts).
 export type Db = NodePgDatabase;
@@ -69,6 +74,15 @@ export function wrapPglite(client: PGlite, logQuery?: (query: string) => void): 
       if (!values || values.length === 0) {
         const results = await client.exec(text);
         return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
+      }
+      // pg-boss's statements have fixed texts (its job fetch, every worker's poll, costs ~6 ms
+      // of the one engine through query(), which parses and plans it each time): prepared once
+      // each, up to a bound in case some text ever varies.
+      if (countPreparedOnPglite(client) < MAX_PREPARED_QUEUE_STATEMENTS) {
+        const name = `q_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+        return {
+          rows: await runNamedOnPglite<Record<string, unknown>>(client, name, text, values),
+        };
       }
       const result = await client.query<Record<string, unknown>>(text, values);
       return { rows: result.rows };

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
+import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import { ERROR_CODES, MESSAGES, type ErrorCode } from '@admissions/api-contract';
@@ -22,9 +22,8 @@ export function isApiPath(url: string): boolean {
   return API_PREFIXES.some((prefix) => url.startsWith(prefix));
 }
 
-/** Helmet with the hardened CSP of docs/design-decisions.md, 11, no-store on API answers, rate limits. */
-export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
-  await app.register(helmet, {
+function helmetOptions(config: Config): FastifyHelmetOptions {
+  return {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -50,10 +49,48 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: 'no-referrer' },
     frameguard: { action: 'deny' },
+  };
+}
+
+/**
+ * The headers helmet sets with `options`, worked out once. @fastify/helmet builds helmet's
+ * middleware again for every request (parsing the CSP directives each time); the options hold
+ * nothing per request (no nonces, no functions), so one run on a throwaway instance gives what
+ * every response gets.
+ */
+async function computeHelmetHeaders(
+  options: FastifyHelmetOptions,
+): Promise<[string, string | string[]][]> {
+  const probe = Fastify({ logger: false });
+  try {
+    await probe.register(helmet, options);
+    probe.get('/', (_request, reply) => {
+      // Only what helmet's onRequest hook put on the response so far, names spelled as it set
+      // them (they go on the wire so).
+      // getRawHeaderNames is Node's (since 15.13); @types/node 20 does not declare it.
+      const raw = reply.raw as typeof reply.raw & { getRawHeaderNames(): string[] };
+      void reply.send(raw.getRawHeaderNames().map((name) => [name, raw.getHeader(name)]));
+    });
+    const response = await probe.inject({ method: 'GET', url: '/' });
+    const set = response.json<[string, string | number | string[]][]>();
+    return set.map(([name, value]) => [name, Array.isArray(value) ? value : String(value)]);
+  } finally {
+    await probe.close();
+  }
+}
+
+/** Helmet with the hardened CSP of docs/design-decisions.md, 11, no-store on API answers, rate limits. */
+export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
+  const headers = await computeHelmetHeaders(helmetOptions(config));
+  // Every response, errors and the SPA included, as helmet's own global hook did.
+  app.addHook('onRequest', (_request, reply, done) => {
+    for (const [name, value] of headers) reply.raw.setHeader(name, value);
+    done();
   });
 
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (isApiPath(request.url)) reply.header('cache-control', 'no-store');
+    done(null, payload);
   });
 
   // Before the rate limit: a process that is already behind does no more work for the request.
