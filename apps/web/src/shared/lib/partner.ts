@@ -1,6 +1,5 @@
 import { DEFAULT_PARTNER, type PartnerConfig } from '@admissions/form';
 import { API_ROUTES } from '@admissions/api-contract';
-import { fetchJson } from '../api/fetch-handler';
 
 // The deployment's institution details (names, limits, alert dates) come from the server once,
 // before the first render, so labels and limits match what the server enforces. Configuration
@@ -11,10 +10,18 @@ export function getPartner(): PartnerConfig {
   return active;
 }
 
-/** Loads the configuration; the built-in default stays when it cannot be read. */
+/**
+ * Loads the configuration; the built-in default stays when it cannot be read. index.html asks for
+ * it while the scripts download (`<link rel="preload" as="fetch" crossorigin>`), and the browser
+ * hands that response to this request only when the two are alike: same mode and credentials, no
+ * headers of its own (fetchJson's Accept and Content-Type would make it a second request, one
+ * round trip after the scripts, which the first render waits for).
+ */
 export async function loadPartner(): Promise<void> {
   try {
-    active = await fetchJson<PartnerConfig>(API_ROUTES.partner, 'GET');
+    const response = await fetch(API_ROUTES.partner, { credentials: 'same-origin' });
+    if (!response.ok) throw new Error(`GET ${API_ROUTES.partner}: ${response.status}`);
+    active = (await response.json()) as PartnerConfig;
   } catch {
     active = DEFAULT_PARTNER;
   }
