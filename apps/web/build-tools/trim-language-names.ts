@@ -10,7 +10,7 @@ const ISO_639_1_DATA = /\/node_modules\/iso-639-1\/src\/data\.js$/;
  * spellings, most of the list's bytes, are on /about's first load (about 2 kB gzip). The server
  * keeps the whole package.
  */
-export function trimLanguageNames(): Plugin {
+export function trimLanguageNames(): Plugin & { load(id: string): string | null } {
   return {
     name: 'admissions:trim-language-names',
     apply: 'build',
@@ -20,8 +20,9 @@ export function trimLanguageNames(): Plugin {
         string,
         { name: string }
       >;
+      // Empty rather than absent: the package lower-cases every native name when it loads.
       const names = Object.fromEntries(
-        Object.entries(languages).map(([code, { name }]) => [code, { name }]),
+        Object.entries(languages).map(([code, { name }]) => [code, { name, nativeName: '' }]),
       );
       if (Object.keys(names).length === 0) throw new Error('No ISO 639-1 languages.');
       return `module.exports = ${JSON.stringify(names)};\n`;
