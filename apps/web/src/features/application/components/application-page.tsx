@@ -157,7 +157,7 @@ export function ApplicationPage({ pageId }: { pageId: PageId }) {
   const countFor = (group: RepeatGroup) => blockCounts[groups.indexOf(group)] ?? 0;
 
   return (
-    <div className={classes.page}>
+    <div className={classes.page} data-revealing={revealed < sectionCount || undefined}>
       <Title order={1} className={classes.pageTitle} ref={heading} tabIndex={-1}>
         {page.title}
       </Title>
