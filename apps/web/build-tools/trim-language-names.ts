@@ -14,7 +14,7 @@ export function trimLanguageNames(): Plugin & { load(id: string): string | null 
   return {
     name: 'admissions:trim-language-names',
     apply: 'build',
-    load(id) {
+    load(id: string) {
       if (!ISO_639_1_DATA.test(id)) return null;
       const languages = createRequire(import.meta.url)('iso-639-1/src/data.js') as Record<
         string,
