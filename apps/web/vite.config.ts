@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { writeChunkMap } from './build-tools/chunk-map';
 import { precompressAssets } from './build-tools/precompress-assets';
 import { preloadRouteChunks, ROUTE_MODULES } from './build-tools/preload-route-chunks';
+import { trimLanguageNames } from './build-tools/trim-language-names';
 import { trimSubdivisions } from './build-tools/trim-subdivisions';
 import { defineSensitiveKeys } from './build-tools/sensitive-keys';
 // By path rather than package name: Vite loads its config with Node, which runs no TypeScript
@@ -28,6 +29,7 @@ export default defineConfig({
   plugins: [
     react(),
     trimSubdivisions(SUBDIVISION_COUNTRIES),
+    trimLanguageNames(),
     writeChunkMap(),
     preloadRouteChunks(ROUTE_MODULES),
     precompressAssets(),

@@ -1,6 +1,6 @@
 // Mantine's styles for the components the SPA uses, not its whole sheet (257 kB, 31 kB brotli):
 // the sheet blocks the first paint of every page, so its size is paid on each first visit. In
-// the order of Mantine's own styles.css; test/mantine-styles.test.ts fails when a component the
+// the order of Mantine's own styles.css; test/first-load.test.ts fails when a component the
 // build contains has no styles here (add its file, and the files of the parts it is built from).
 import '@mantine/core/styles/baseline.css';
 import '@mantine/core/styles/default-css-variables.css';
@@ -55,7 +55,8 @@ connectSessionHandling(router, queryClient);
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element to render into.');
 
-// One small request before the first render: labels, limits and the alert depend on it.
+// One small request before the first render: labels, limits and the alert depend on it
+// (index.html has asked for it already, beside the scripts).
 void loadPartner().then(() => {
   const root = createRoot(container);
   // As a transition the first render yields to the browser every few milliseconds instead of

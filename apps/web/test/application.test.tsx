@@ -208,6 +208,7 @@ describe('conditional sections and answers', () => {
     });
     const { user } = renderApp({ path: '/about' });
     await screen.findByTestId('missing-summary', undefined, SLOW);
+    await findCompleteFormPage();
     const firstName = document.getElementById('first_name') as HTMLInputElement;
     expect(firstName).toHaveAttribute('aria-invalid', 'true');
     await user.type(firstName, 'Ruth');

@@ -3,6 +3,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { API_ROUTES } from '@admissions/api-contract';
 import { PATHS } from '../src/config/paths';
 import { findRoutePreloadScript } from '../build-tools/preload-route-chunks';
 import {
@@ -35,6 +36,15 @@ describe('the first visit', () => {
     expect(loader?.getAttribute('aria-label')).toBe('Loading');
     // An <svg> is content for the browser's first paint; a bordered box would not be.
     expect(loader?.querySelector('svg')).not.toBeNull();
+  });
+
+  it('asks for the institution’s configuration beside the scripts, not after them', () => {
+    // The first render waits for it (main.tsx); asked for by the script, it started only once
+    // every module had arrived and run, a round trip later.
+    const preload = indexHtml().querySelector(`link[rel="preload"][href="${API_ROUTES.partner}"]`);
+    expect(preload?.getAttribute('as')).toBe('fetch');
+    // Anonymous CORS mode, as fetch() in partner.ts asks: otherwise the browser fetches it twice.
+    expect(preload?.getAttribute('crossorigin')).toBe('');
   });
 
   it('loads the preload script before the entry, as a classic script', () => {

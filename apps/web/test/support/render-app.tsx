@@ -39,8 +39,9 @@ export function renderApp({ path = '/login', state, idleConfig }: RenderAppOptio
 }
 
 /**
- * Waits until a form page has all its sections: the first paints at once and the others follow
- * one per transition (application-page.tsx); its actions (Save…) show below the last one.
+ * Waits until a form page has all its sections: the title and the frame's banner paint first and
+ * the sections follow one per transition (application-page.tsx); its actions (Save…) show below
+ * the last one.
  */
 export async function findCompleteFormPage(timeout = 15_000): Promise<void> {
   await screen.findByRole('button', { name: /^Save( and Continue)?$/ }, { timeout });

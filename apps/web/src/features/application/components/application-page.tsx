@@ -110,14 +110,20 @@ function countBlocks(
   );
 }
 
-/** How many sections the first commit of a page holds: about a phone screen's worth. */
-const FIRST_SECTIONS = 1;
+/**
+ * How many sections the first commit of a page holds: none. The page's title and what the frame
+ * shows above it (step links, the welcome banner, the largest text of a first visit's screen)
+ * paint first, after the lightest render the page has; the first section follows in the next
+ * transition. With it in the first commit, that paint waited for its forty-odd fields (and a
+ * 250-option country list) to render and lay out (issue #17, Lighthouse's LCP on /about).
+ */
+const FIRST_SECTIONS = 0;
 
 /**
  * How many of a page's sections to render. A whole page (up to 170 fields) in one commit kept the
  * first paint waiting for all of it and then blocked the main thread for one long task; the
- * first section paints at once and the others follow one per transition, each a short commit
- * the browser can interleave with input. A `#question` link needs its target at once: all then.
+ * sections follow one per transition, each a short commit the browser can interleave with input.
+ * A `#question` link needs its target at once: all then.
  */
 function useRevealedSections(total: number, revealAll: boolean): number {
   const [revealed, setRevealed] = useState(FIRST_SECTIONS);
@@ -151,7 +157,7 @@ export function ApplicationPage({ pageId }: { pageId: PageId }) {
   const countFor = (group: RepeatGroup) => blockCounts[groups.indexOf(group)] ?? 0;
 
   return (
-    <div className={classes.page}>
+    <div className={classes.page} data-revealing={revealed < sectionCount || undefined}>
       <Title order={1} className={classes.pageTitle} ref={heading} tabIndex={-1}>
         {page.title}
       </Title>
