@@ -129,6 +129,38 @@ describe.each(availableDrivers())('API hardening (%s)', (driver) => {
       });
       expect(fine.statusCode).toBe(200);
     });
+
+    it('sees the same field twice when one spelling escapes it, and NUL through a key escape', async () => {
+      const { jar } = await seedApplicant(t);
+      const escaped = await t.request({
+        method: 'PUT',
+        url: API_ROUTES.answer,
+        headers: { 'content-type': 'application/json' },
+        body: '{"first_name":"Ada","first\\u005fname":"Eve"}',
+        cookies: jar,
+      });
+      expect(escaped.statusCode).toBe(400);
+      expect(escaped.json().message).toBe(JSON_BODY_MESSAGES.duplicateKey);
+      // An escaped backslash before "u0000" is no NUL: the text is stored as sent.
+      const backslash = await t.request({
+        method: 'PUT',
+        url: API_ROUTES.answer,
+        headers: { 'content-type': 'application/json' },
+        body: '{"city":"a\\\\u0000b"}',
+        cookies: jar,
+      });
+      expect(backslash.statusCode).toBe(200);
+      const nul = await t.request({
+        method: 'PUT',
+        url: API_ROUTES.answer,
+        headers: { 'content-type': 'application/json' },
+        body: '{"city":"a\\u0000b"}',
+        cookies: jar,
+      });
+      expect(nul.statusCode).toBe(400);
+      const profile = await t.request({ method: 'GET', url: API_ROUTES.profile, cookies: jar });
+      expect(profile.json().answer.city).toBe('a\\u0000b');
+    });
   });
 
   describe('cross-site requests', () => {

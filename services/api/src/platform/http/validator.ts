@@ -62,10 +62,22 @@ export function findUnstorableText(
   return null;
 }
 
+// Parsed bodies whose JSON text had no \u escape, so none of their strings can be unstorable.
+const storableBodies = new WeakSet<object>();
+
+/** Records that a parsed body needs no findUnstorableText walk (json-body.ts checked its text). */
+export function markStorableText(body: unknown): void {
+  if (body !== null && typeof body === 'object') storableBodies.add(body);
+}
+
+function isMarkedStorable(data: unknown): boolean {
+  return data !== null && typeof data === 'object' && storableBodies.has(data);
+}
+
 export function compileValidator({ schema, httpPart }: FastifyRouteSchemaDef<AnySchema>) {
   const validate = (httpPart === 'body' ? bodyAjv : urlAjv).compile(schema);
   const check = (data: unknown): boolean => {
-    const found = findUnstorableText(data);
+    const found = isMarkedStorable(data) ? null : findUnstorableText(data);
     if (found) {
       const error: ErrorObject = {
         keyword: 'unstorableText',
