@@ -17,8 +17,9 @@ export function registerBodyDeadline(
   config: Pick<Config, 'requestTimeoutMs'>,
 ) {
   const timers = new WeakMap<FastifyRequest, NodeJS.Timeout>();
-  app.addHook('preParsing', async (request, reply, payload) => {
-    if (request.raw.complete) return payload;
+  // Callback style: no promise and microtask per request for what is synchronous.
+  app.addHook('preParsing', (request, reply, payload, done) => {
+    if (request.raw.complete) return done(null, payload);
     const streamedByRoute = (request.headers['content-type'] ?? '')
       .toLowerCase()
       .startsWith('multipart/');
@@ -38,15 +39,18 @@ export function registerBodyDeadline(
     }, config.requestTimeoutMs);
     timer.unref();
     timers.set(request, timer);
-    if (!guarded) return payload;
+    if (!guarded) return done(null, payload);
     payload.once('error', (error) => guarded.destroy(error));
     payload.once('aborted', () => guarded.destroy(new Error('request aborted')));
     payload.pipe(guarded);
-    return guarded;
+    done(null, guarded);
   });
-  const clear = async (request: FastifyRequest) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     clearTimeout(timers.get(request));
-  };
-  app.addHook('onResponse', clear);
-  app.addHook('onRequestAbort', clear);
+    done();
+  });
+  app.addHook('onRequestAbort', (request, done) => {
+    clearTimeout(timers.get(request));
+    done();
+  });
 }
