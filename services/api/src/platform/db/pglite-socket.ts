@@ -1,7 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import path from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
+import { protocol, type PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 // PGlite can be opened by one process only. While the server holds it, the CLI reaches the
@@ -19,9 +19,83 @@ export async function startPgliteSocket(
   const socketPath = pgliteSocketPath(dataDir);
   // A socket left by a crashed server would make listen() fail.
   if (existsSync(socketPath) && !(await isSocketAlive(socketPath))) rmSync(socketPath);
-  const server = new PGLiteSocketServer({ db: client, path: socketPath, maxConnections: 4 });
+  const server = new PGLiteSocketServer({
+    db: holdEngineForBatches(client),
+    path: socketPath,
+    maxConnections: 4,
+  });
   await server.start();
   return () => server.stop();
+}
+
+/** Message types that end a client's batch: Sync, a simple Query, Terminate. */
+const BATCH_ENDS = new Set(['S', 'Q', 'X'].map((type) => type.charCodeAt(0)));
+
+/**
+ * PGlite as the socket server sees it, so that a socket client's batch runs alone and gets only
+ * its own answers. The socket server takes the engine for one protocol message at a time; between a CLI's Parse, Bind, Describe,
+ * Execute and Sync, this process's own statements ran and replaced the unnamed statement and
+ * portal the CLI was using — it then read another statement's rows ("Received unexpected
+ * rowDescription message from backend"), and this process's queries could run inside a
+ * transaction the CLI had open. Here the engine is taken at a batch's first message and given
+ * back after its Sync (or a simple query), unless a transaction is still open; while it is held,
+ * the socket server reports a transaction, which makes it take only that client's messages.
+ */
+function holdEngineForBatches(client: PGlite): PGlite {
+  let release: (() => void) | null = null;
+  let lastType = 0;
+  const take = () =>
+    new Promise<void>((taken) => {
+      void client.runExclusive(
+        () =>
+          new Promise<void>((given) => {
+            release = given;
+            taken();
+          }),
+      );
+    });
+  const giveBack = () => {
+    const give = release;
+    release = null;
+    give?.();
+  };
+  const runHeld = async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (!release) await take();
+    try {
+      const result = await fn();
+      if (BATCH_ENDS.has(lastType) && !client.isInTransaction()) giveBack();
+      return result;
+    } catch (error) {
+      // The socket server stops that client on an error: never keep the engine for it.
+      giveBack();
+      throw error;
+    }
+  };
+  const facade = {
+    get waitReady() {
+      return client.waitReady;
+    },
+    isInTransaction: () => release !== null || client.isInTransaction(),
+    runExclusive: runHeld,
+    // Not PGlite's execProtocolRawStream: it leaves its output callback set after the message, so
+    // this process's next execProtocol wrote its rows into the CLI's socket. The raw call collects
+    // the answer and hands it over here.
+    async execProtocolRawStream(
+      message: Uint8Array,
+      options: { onRawData: (data: Uint8Array) => void },
+    ) {
+      lastType = message[0] ?? 0;
+      const data = await client.execProtocolRaw(message);
+      if (data.length > 0) options.onRawData(data);
+    },
+    // A client gone mid-batch or mid-transaction: roll back and give the engine back.
+    exec: (sql: string) =>
+      runHeld(async () => {
+        lastType = 'Q'.charCodeAt(0);
+        await client.execProtocol(protocol.serialize.query(sql));
+      }),
+  };
+  return facade as unknown as PGlite;
 }
 
 function isSocketAlive(socketPath: string): Promise<boolean> {
