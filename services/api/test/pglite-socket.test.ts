@@ -102,4 +102,29 @@ describe('the embedded database shared over its socket', () => {
     const { rows } = await engine.query<{ n: number }>('SELECT count(*)::int AS n FROM notes');
     expect(rows[0]!.n).toBe(0);
   }, 60_000);
+
+  it('runs a socket query after a transaction the server has open, never inside it', async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      let entered!: () => void;
+      const inside = new Promise<void>((resolve) => (entered = resolve));
+      let finish!: () => void;
+      const gate = new Promise<void>((resolve) => (finish = resolve));
+      const serverTransaction = engine.transaction(async (tx) => {
+        await tx.query('INSERT INTO notes (id, body) VALUES ($1, $2)', [2, 'server, uncommitted']);
+        entered();
+        await gate;
+        await tx.query('DELETE FROM notes WHERE id = $1', [2]);
+      });
+      await inside;
+      const answer = client.query<{ n: number }>('SELECT count(*)::int AS n FROM notes');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      finish();
+      await serverTransaction;
+      expect((await answer).rows[0]!.n).toBe(0);
+    } finally {
+      await client.end();
+    }
+  }, 30_000);
 });

@@ -28,8 +28,14 @@ export async function startPgliteSocket(
   return () => server.stop();
 }
 
-/** Message types that end a client's batch: Sync, a simple Query, Terminate. */
-const BATCH_ENDS = new Set(['S', 'Q', 'X'].map((type) => type.charCodeAt(0)));
+/**
+ * Messages inside a client's extended-query batch (Parse, Bind, Describe, Execute, Close, Flush,
+ * CopyData): the batch goes on after them. Any other message — Sync, a simple Query, the start-up
+ * message, Terminate — ends it.
+ */
+const BATCH_GOES_ON = new Set(
+  ['P', 'B', 'D', 'E', 'C', 'H', 'd'].map((type) => type.charCodeAt(0)),
+);
 
 /**
  * PGlite as the socket server sees it, so that a socket client's batch runs alone and gets only
@@ -44,14 +50,19 @@ const BATCH_ENDS = new Set(['S', 'Q', 'X'].map((type) => type.charCodeAt(0)));
 function holdEngineForBatches(client: PGlite): PGlite {
   let release: (() => void) | null = null;
   let lastType = 0;
+  // Both of PGlite's locks, in the order its own query() takes them: the transaction lock keeps a
+  // socket batch out of a transaction this process has open (and waits for it to end), the query
+  // lock keeps this process's statements out of the batch.
   const take = () =>
     new Promise<void>((taken) => {
-      void client.runExclusive(
-        () =>
-          new Promise<void>((given) => {
-            release = given;
-            taken();
-          }),
+      void client._runExclusiveTransaction(() =>
+        client._runExclusiveQuery(
+          () =>
+            new Promise<void>((given) => {
+              release = given;
+              taken();
+            }),
+        ),
       );
     });
   const giveBack = () => {
@@ -63,7 +74,7 @@ function holdEngineForBatches(client: PGlite): PGlite {
     if (!release) await take();
     try {
       const result = await fn();
-      if (BATCH_ENDS.has(lastType) && !client.isInTransaction()) giveBack();
+      if (!BATCH_GOES_ON.has(lastType) && !client.isInTransaction()) giveBack();
       return result;
     } catch (error) {
       // The socket server stops that client on an error: never keep the engine for it.
