@@ -33,6 +33,18 @@ describe('the JavaScript of a first visit (gzip)', () => {
     expect(application, 'these load with /login but belong to the form pages').toEqual([]);
   });
 
+  it.each(PAGES)('%s leaves Mantine’s modal for the first dialog that opens', (page) => {
+    const modules = listRouteJavaScript(page).files.flatMap((f) => f.modules);
+    const modal = modules.filter(
+      (m) =>
+        m.includes('@mantine/core/esm/components/Modal/') ||
+        m.includes('@mantine/core/esm/components/ModalBase/') ||
+        m.includes('@mantine/core/esm/components/ScrollArea/') ||
+        m.includes('src/shared/ui/app-modal-dialog.tsx'),
+    );
+    expect(modal, 'these load with the page but only a dialog needs them').toEqual([]);
+  });
+
   it('loads the form page with its route, not with the entry', () => {
     const entry = listRouteJavaScript('/login').files.flatMap((f) => f.modules);
     const about = listRouteJavaScript('/about').files.flatMap((f) => f.modules);

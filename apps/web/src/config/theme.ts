@@ -1,4 +1,11 @@
-import { Anchor, Modal, createTheme, type MantineColorsTuple } from '@mantine/core';
+import {
+  Anchor,
+  createTheme,
+  type ExtendComponent,
+  type MantineColorsTuple,
+  type MantineThemeComponent,
+  type ModalFactory,
+} from '@mantine/core';
 
 // Brown, amber and grey (docs/product.md). Shade 7 is the filled shade everywhere so that white text on
 // any filled colour and any shade-7+ text on white pass WCAG AA; the contrast test holds us to it.
@@ -106,6 +113,12 @@ export type ModalSize = keyof typeof MODAL_SIZES;
 /** Spinner sizes (docs/screens-and-routes.md). */
 export const LOADING_SIZES = { xs: '0.4rem', s: '0.8rem', m: '2rem' } as const;
 
+// What Modal.extend would return, written out: calling Modal.extend here would put Mantine's
+// modal (ScrollArea, focus trap, scroll lock, floating-ui) into every page's first visit.
+const MODAL_THEME: MantineThemeComponent = {
+  styles: { title: { fontWeight: 700, fontSize: 'var(--mantine-h3-font-size)' } },
+} satisfies ExtendComponent<ModalFactory>;
+
 const FONT_STACK = 'Arial, "Helvetica Neue", Helvetica, sans-serif';
 
 const em = (px: number) => `${px / 16}em`;
@@ -135,9 +148,7 @@ export const theme = createTheme({
   components: {
     // Links inside text must not rely on colour alone (WCAG 1.4.1).
     Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
-    Modal: Modal.extend({
-      styles: { title: { fontWeight: 700, fontSize: 'var(--mantine-h3-font-size)' } },
-    }),
+    Modal: MODAL_THEME,
   },
   other: { colorRoles: COLOR_ROLES, loadingSizes: LOADING_SIZES, modalSizes: MODAL_SIZES },
 });

@@ -1,7 +1,6 @@
-import type { ReactNode } from 'react';
-import { Modal } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
-import { MEDIA, MODAL_SIZES, type ModalSize } from '../../config/theme';
+import { useEffect, useState, type ReactNode } from 'react';
+import type { ModalSize } from '../../config/theme';
+import type * as DialogModule from './app-modal-dialog';
 
 export interface AppModalProps {
   opened: boolean;
@@ -13,37 +12,74 @@ export interface AppModalProps {
   children: ReactNode;
 }
 
-/**
- * Mantine's modal with the product's three widths (wider on tablets, where space is tight),
- * a named close button, and a plain header element: a <header> inside the portalled dialog
- * would read as a second page banner.
- */
-export function AppModal({
-  opened,
-  onClose,
-  title,
-  size = 'xs',
-  closeOnClickOutside = true,
-  children,
-}: AppModalProps) {
-  const isTablet = useMediaQuery(MEDIA.tablet) ?? false;
-  const width = isTablet ? MODAL_SIZES[size].tablet : MODAL_SIZES[size].desktop;
-  return (
-    <Modal.Root
-      opened={opened}
-      onClose={onClose}
-      size={width}
-      centered
-      closeOnClickOutside={closeOnClickOutside}
-    >
-      <Modal.Overlay />
-      <Modal.Content>
-        <Modal.Header component="div">
-          <Modal.Title>{title}</Modal.Title>
-          <Modal.CloseButton aria-label="Close dialog" />
-        </Modal.Header>
-        <Modal.Body>{children}</Modal.Body>
-      </Modal.Content>
-    </Modal.Root>
+type Dialog = typeof DialogModule.AppModalDialog;
+
+let dialogModule: Promise<Dialog> | undefined;
+let loadedDialog: Dialog | undefined;
+
+// One download shared by the idle prefetch and the first open; a failed one (offline) is
+// forgotten so that the next open asks again.
+function loadDialog() {
+  dialogModule ??= import('./app-modal-dialog').then(
+    (m) => (loadedDialog = m.AppModalDialog),
+    (error: unknown) => {
+      dialogModule = undefined;
+      throw error;
+    },
   );
+  return dialogModule;
+}
+
+let prefetchScheduled = false;
+
+// Mantine's Modal with ScrollArea, the scroll lock and its transitions: weight that no page
+// needs for its first paint. Fetched a while after the page has loaded, when the browser is
+// idle (earlier, it competes with the page's own sections and counts against its first paint
+// and blocking time), so that a dialog opened later (the idle warning, a confirmation) shows
+// at once.
+const PREFETCH_AFTER_LOAD_MS = 3000;
+
+function schedulePrefetch() {
+  if (prefetchScheduled) return;
+  prefetchScheduled = true;
+  const prefetch = () => void loadDialog().catch(() => undefined);
+  const whenIdle = () => {
+    if (typeof window.requestIdleCallback === 'function') {
+      window.requestIdleCallback(prefetch, { timeout: 5000 });
+    } else {
+      prefetch();
+    }
+  };
+  const afterLoad = () => window.setTimeout(whenIdle, PREFETCH_AFTER_LOAD_MS);
+  if (document.readyState === 'complete') afterLoad();
+  else window.addEventListener('load', afterLoad, { once: true });
+}
+
+/**
+ * The product's dialog (AppModalDialog: Mantine's modal with the product's widths and a named
+ * close button). Renders nothing until it first opens, so pages that only may show a dialog do
+ * not load Mantine's modal with their first visit; once opened it stays mounted so that closing
+ * animates and returns focus as before. Not React.lazy: Suspense holds back content that
+ * replaced a fallback for up to 300 ms, and the first open would wait for that too.
+ */
+export function AppModal(props: AppModalProps) {
+  const { opened } = props;
+  const [used, setUsed] = useState(opened);
+  const [arrived, setArrived] = useState<Dialog | undefined>(undefined);
+  const LoadedDialog = arrived ?? loadedDialog;
+  if (opened && !used) setUsed(true);
+  useEffect(schedulePrefetch, []);
+  useEffect(() => {
+    if (!used || LoadedDialog) return;
+    let live = true;
+    loadDialog().then(
+      (dialog) => live && setArrived(() => dialog),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [used, opened, LoadedDialog]);
+  if (!used || !LoadedDialog) return null;
+  return <LoadedDialog {...props} />;
 }

@@ -191,7 +191,7 @@ function LoggedInUpload({
         </Text>
       ) : null}
       {loading ? (
-        <Loader size="sm" aria-label="Loading" />
+        <Loader size="sm" role="status" aria-label="Loading" />
       ) : converting ? (
         <Group gap="xs" role="status" data-testid="upload-converting">
           <Loader size="sm" aria-hidden />

@@ -1,0 +1,42 @@
+import { Modal } from '@mantine/core';
+import { useMediaQuery, useMounted } from '@mantine/hooks';
+import { MEDIA, MODAL_SIZES } from '../../config/theme';
+import type { AppModalProps } from './app-modal';
+
+/**
+ * Mantine's modal with the product's three widths (wider on tablets, where space is tight),
+ * a named close button, and a plain header element: a <header> inside the portalled dialog
+ * would read as a second page banner. Loaded by AppModal when a dialog first opens.
+ */
+export function AppModalDialog({
+  opened,
+  onClose,
+  title,
+  size = 'xs',
+  closeOnClickOutside = true,
+  children,
+}: AppModalProps) {
+  // AppModal mounts this already open on a first open; closed for the first commit, Mantine
+  // runs its opening transition as for a modal that was mounted all along.
+  const settled = useMounted();
+  const isTablet = useMediaQuery(MEDIA.tablet) ?? false;
+  const width = isTablet ? MODAL_SIZES[size].tablet : MODAL_SIZES[size].desktop;
+  return (
+    <Modal.Root
+      opened={opened && settled}
+      onClose={onClose}
+      size={width}
+      centered
+      closeOnClickOutside={closeOnClickOutside}
+    >
+      <Modal.Overlay />
+      <Modal.Content>
+        <Modal.Header component="div">
+          <Modal.Title>{title}</Modal.Title>
+          <Modal.CloseButton aria-label="Close dialog" />
+        </Modal.Header>
+        <Modal.Body>{children}</Modal.Body>
+      </Modal.Content>
+    </Modal.Root>
+  );
+}
