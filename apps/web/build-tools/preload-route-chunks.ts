@@ -44,7 +44,7 @@ export function findRoutePreloadScript(distDir: string): string | undefined {
  * them only after the entry has downloaded and run (the router then imports the lazy route), so
  * a first visit fetched its code in two waves, a round trip and the entry's start-up apart. The
  * files the entry imports itself are left out: Vite preloads those already. A file rather than
- * an inline script: the CSP allows scripts from 'self' only (services/api/src/http/security.ts).
+ * an inline script: the CSP allows scripts from 'self' only (services/api/src/platform/http/security.ts).
  */
 export function preloadRouteChunks(routes: Readonly<Record<string, readonly string[]>>): Plugin {
   let root = '';

@@ -52,8 +52,8 @@ async function createPglite(dataDir: string): Promise<PGlite> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const client = new PGlite(dir, { extensions: PGLITE_EXTENSIONS });
   await client.waitReady;
-  // PGlite creates its files 0666 less the umask: whatever this process's umask made of the
-  // files it just created (the CLI does not narrow it), they are the service user's alone.
+  // PGlite leaves the files it creates at open 0666, whatever the process's umask (a server's is
+  // 077): only this walk makes them the service user's alone.
   await securePrivateDataDir(dir);
   return client;
 }

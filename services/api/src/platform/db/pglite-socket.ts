@@ -86,7 +86,10 @@ function holdEngineForBatches(client: PGlite): PGlite {
     get waitReady() {
       return client.waitReady;
     },
-    isInTransaction: () => release !== null || client.isInTransaction(),
+    // Only the socket's own hold: a transaction of this process is not a socket client's, and
+    // reporting it made the socket server wait for a client that had nothing more to send while
+    // another client's query sat in its queue.
+    isInTransaction: () => release !== null,
     runExclusive: runHeld,
     // Not PGlite's execProtocolRawStream: it leaves its output callback set after the message, so
     // this process's next execProtocol wrote its rows into the CLI's socket. The raw call collects

@@ -28,7 +28,7 @@ export function compileValidatorLazily<T>(
   };
 }
 
-export function compileSerializerLazily<Route>(
+function compileSerializerLazily<Route>(
   compile: (route: Route) => (data: unknown) => string,
 ): (route: Route) => (data: unknown) => string {
   return (route) => {
