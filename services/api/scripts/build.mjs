@@ -1,28 +1,39 @@
 // `npm run build -w services/api`: the service as plain JavaScript in dist/, so `npm start`, the
 // worker, the CLI and the Docker image run without a TypeScript loader (tsx stays for development
 // and tests). esbuild bundles our own code, the workspace packages included (they ship as
-// TypeScript source); every npm dependency stays an import of node_modules.
+// TypeScript source), and the npm packages that allow it: a start then reads a few files instead of
+// resolving and compiling hundreds of node_modules files one by one (issue #16: start-up).
 //
 // Entry points are the files Node starts or imports by path: the server, the CLI, the sandbox
 // child and its task registries (platform/service-root.ts locates them in dist/ by base name).
-import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
 const root = path.resolve(import.meta.dirname, '..');
-const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-const external = Object.keys(manifest.dependencies).filter(
-  (name) => !name.startsWith('@admissions/'),
-);
-// The workspace packages' own npm dependencies (react-pdf, pdf-lib, …) stay external too.
-for (const pkg of ['form', 'api-contract', 'answer-view']) {
-  const own = JSON.parse(
-    readFileSync(path.join(root, `../../packages/${pkg}/package.json`), 'utf8'),
-  );
-  for (const name of Object.keys({ ...own.dependencies, ...own.peerDependencies })) {
-    if (!name.startsWith('@admissions/')) external.push(name);
-  }
-}
+// npm packages that stay files of node_modules: they load files beside their code by path
+// (WebAssembly, native addons, static assets, pino's worker, ioredis's own package.json through
+// __dirname, which an ESM bundle has not) or are big and only ever loaded in a child or lazily.
+const external = [
+  '@electric-sql/pglite',
+  '@electric-sql/pglite-socket',
+  '@node-rs/argon2',
+  'sharp',
+  '@fastify/swagger-ui',
+  'pino',
+  'pino-pretty',
+  'thread-stream',
+  'pg-native',
+  'ioredis',
+  // CommonJS packages the code imports with import(): in a split bundle esbuild hands such an
+  // import only a default export (`{ PDFDocument } = await import('pdf-lib')` would be undefined);
+  // checked after the build below.
+  'pdf-lib',
+  'prom-client',
+  'nodemailer',
+  '@aws-sdk/*',
+  '@react-pdf/*',
+];
 
 export const ENTRY_POINTS = [
   'src/boot/server.ts',
@@ -56,6 +67,16 @@ await build({
   },
   logLevel: 'warning',
 });
+// A chunk that is nothing but `export default require_x()` is a bundled CommonJS package reached
+// through import(): its named exports are lost (see `external`). Refuse the build instead.
+for (const file of readdirSync(outdir).filter((name) => name.endsWith('.js'))) {
+  const code = readFileSync(path.join(outdir, file), 'utf8');
+  if (/^export default require_\w+\(\);$/m.test(code)) {
+    throw new Error(
+      `${file}: a CommonJS package bundled behind import() keeps only its default export; add it to external in scripts/build.mjs`,
+    );
+  }
+}
 // Files the service reads at run time beside its code.
 copyFileSync(
   path.join(root, 'src/modules/documents/conversion/libreoffice/uno-bridge.py'),

@@ -1,11 +1,21 @@
 // DATA_DIR is the service user's alone: the embedded server on its own files (PGlite on disk, as
 // `npm start` runs it), after a sign-up, an upload and a conversion, over a directory an older
 // version left world-readable.
-import { chmodSync, lstatSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPdf } from './support/document-fixtures';
 import { createUploadClient } from './support/upload-client';
+import { findFreePort, launchProcess, waitUntilReady } from './support/process-stack';
 import { createTestRuntime, registerApplicant, type TestRuntime } from './support/test-runtime';
 
 /** Every entry under dir with its permission bits, relative paths. */
@@ -28,6 +38,18 @@ function listModes(dir: string): { entry: string; kind: string; mode: number }[]
   };
   walk(dir);
   return found;
+}
+
+/** Entries that are not the service user's alone: directories 0700, files 0600, sockets closed. */
+function listOpenEntries(dir: string) {
+  return listModes(dir).filter((e) =>
+    e.kind === 'dir'
+      ? e.mode !== 0o700
+      : e.kind === 'file'
+        ? e.mode !== 0o600
+        : // The CLI's socket to the embedded database: no access for anyone else either.
+          (e.mode & 0o077) !== 0,
+  );
 }
 
 describe('DATA_DIR permissions (embedded database on disk)', () => {
@@ -83,14 +105,51 @@ describe('DATA_DIR permissions (embedded database on disk)', () => {
     ).toBe(true);
     expect(names.some((n) => n.startsWith(path.join('blobs', 'documents', '')))).toBe(true);
 
-    const wrong = entries.filter((e) =>
-      e.kind === 'dir'
-        ? e.mode !== 0o700
-        : e.kind === 'file'
-          ? e.mode !== 0o600
-          : // The CLI's socket to the embedded database: no access for anyone else either.
-            (e.mode & 0o077) !== 0,
-    );
-    expect(wrong).toEqual([]);
+    expect(listOpenEntries(t.dataDir)).toEqual([]);
   });
+});
+
+describe('DATA_DIR permissions (the server as `npm start` runs it)', () => {
+  // The entry point opens PGlite itself, before the rest of the service loads, and fixes modes in
+  // one walk once it listens: PGlite's own files (0666 whatever the umask) and old ones alike.
+  it('brings every entry to 0700/0600 once the server answers, PGlite’s files included', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'data-dir-server-'));
+    const dataDir = path.join(root, 'data');
+    mkdirSync(path.join(dataDir, 'outbox'), { recursive: true, mode: 0o755 });
+    chmodSync(dataDir, 0o755);
+    writeFileSync(path.join(dataDir, 'outbox', 'old-message.json'), '{}');
+    chmodSync(path.join(dataDir, 'outbox', 'old-message.json'), 0o644);
+    const port = await findFreePort();
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const name of ['DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'S3_BUCKET', 'PUBLIC_URL']) {
+      delete env[name];
+    }
+    Object.assign(env, {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      WEB_DIST: path.join(root, 'no-web-build'),
+      OFFICE_POOL_SIZE: '1',
+    });
+    // `umask 022; npm start`: what a shell usually hands the server (the child inherits it).
+    const previousUmask = process.umask(0o022);
+    const server = launchProcess('api', ['src/boot/server.ts'], env, root);
+    process.umask(previousUmask);
+    try {
+      await waitUntilReady(
+        server,
+        async () => (await fetch(`http://127.0.0.1:${port}/health`)).status === 200,
+      );
+      expect(lstatSync(dataDir).mode & 0o777).toBe(0o700);
+      expect(readdirSync(path.join(dataDir, 'db')).length).toBeGreaterThan(0);
+      let open = listOpenEntries(dataDir);
+      for (let waited = 0; open.length > 0 && waited < 20_000; waited += 100) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        open = listOpenEntries(dataDir);
+      }
+      expect(open).toEqual([]);
+    } finally {
+      await server.stop();
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -1,13 +1,19 @@
 // How a long-running process of the service (the server, `npm run cli -- worker`) ends on
 // SIGTERM/SIGINT: one path for both, so a deploy stops them the same way.
+import { createRequire } from 'node:module';
 import type { Logger } from 'pino';
-import pinoPretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import type { Config } from '../platform/config';
 import { createLogger } from '../platform/logging/logger';
 import {
   createServerLogDestination,
   type ServerLogDestination,
 } from '../platform/logging/server-log-destination';
+
+/** Only a terminal's text format needs it: JSON logs (production) start without loading it. */
+function loadPinoPretty(): typeof PinoPretty {
+  return createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
+}
 
 /**
  * The process's logger: JSON lines for production (LOG_FORMAT=json), one readable line each for
@@ -20,7 +26,7 @@ export function createProcessLogger(config: Pick<Config, 'logLevel' | 'logFormat
   const logs = createServerLogDestination();
   const pretty =
     config.logFormat === 'text'
-      ? pinoPretty({
+      ? loadPinoPretty()({
           destination: logs.stream,
           colorize: process.stdout.isTTY,
           translateTime: 'SYS:HH:MM:ss',

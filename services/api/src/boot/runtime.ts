@@ -4,7 +4,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { PartnerConfig } from '@admissions/form';
 import { loadPartner } from '../platform/partner';
 import type { Config } from '../platform/config';
-import { openDatabase, type Database } from '../platform/db/connect';
+import { openDatabase, wrapPglite, type Database } from '../platform/db/connect';
 import { migrateDatabase } from '../platform/db/migrate';
 import type { JobQueue } from '../platform/queue/job-queue';
 import { startJobWorkers, startMeasuredJobQueue } from './workers';
@@ -65,6 +65,11 @@ export interface RuntimeOptions {
   clock?: Clock;
   /** Tests hand in a PGlite loaded from a migrated snapshot. */
   pglite?: PGlite;
+  /**
+   * The embedded database the server's entry point began to open (openPgliteFiles) before it
+   * loaded the rest of the service; this process owns it as if it had opened it here.
+   */
+  openingPglite?: Promise<PGlite>;
   /** Sees every statement drizzle sends (tests count reads with it). */
   logQuery?: (query: string) => void;
   /** The CLI itself opens the files and must not offer them to others. */
@@ -98,27 +103,31 @@ export async function startServices(config: Config, options: ServicesOptions): P
   // Before anything writes there: the database, blobs, outbox and key are this user's alone.
   restrictNewFiles();
   await closePrivateDataDir(config.dataDir);
-  // Every entry brought to 0700/0600 (left by an older version, or copied in) while the rest
-  // starts: the walk grows with the uploads (0.5 s for 40,000 files) and the closed folder
-  // already keeps everyone else out.
-  void securePrivateDataDir(config.dataDir).then(
-    (unfixed) => {
-      if (unfixed.length === 0) return;
-      logger.warn(
-        { count: unfixed.length, first: unfixed.slice(0, 5) },
-        'DATA_DIR entries owned by another user keep their permissions',
-      );
-    },
-    (error: unknown) => logger.warn({ err: error }, 'DATA_DIR permissions walk failed'),
-  );
   const secrets = await loadSecrets(config.secretKey, config.dataDir);
   const partner = await loadPartner(config);
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    pglite: options.pglite,
-    ...(options.logQuery ? { logQuery: options.logQuery } : {}),
-  });
+  const database = options.openingPglite
+    ? wrapPglite(await options.openingPglite, options.logQuery)
+    : await openDatabase({
+        databaseUrl: config.databaseUrl,
+        dataDir: config.dataDir,
+        pglite: options.pglite,
+        ...(options.logQuery ? { logQuery: options.logQuery } : {}),
+      });
+  // Every entry brought to 0700/0600 (left by an older version, copied in, or PGlite's own files,
+  // which it creates 0666 whatever the umask) once the server listens: the walk grows with the
+  // uploads (0.5 s for 40,000 files) and the closed folder already keeps everyone else out.
+  void (options.warmAfter ?? Promise.resolve())
+    .then(() => securePrivateDataDir(config.dataDir))
+    .then(
+      (unfixed) => {
+        if (unfixed.length === 0) return;
+        logger.warn(
+          { count: unfixed.length, first: unfixed.slice(0, 5) },
+          'DATA_DIR entries owned by another user keep their permissions',
+        );
+      },
+      (error: unknown) => logger.warn({ err: error }, 'DATA_DIR permissions walk failed'),
+    );
   await migrateDatabase(database);
   if (role === 'server') await seedLookupSamples(database, logger);
   // Only a server that opened the embedded files itself shares them with the CLI.
@@ -164,18 +173,19 @@ export async function startServices(config: Config, options: ServicesOptions): P
           exportLoops: role === 'worker' ? 4 : 2,
         })
       : undefined;
+  // A stop during a warm-up closes the pools under it: that is no failure worth an error line.
+  let stopping = false;
+  const reportWarmUpFailure = (what: string) => (error: unknown) => {
+    if (!stopping) logger.error({ err: error }, `${what} warm-up failed`);
+  };
   void (options.warmAfter ?? Promise.resolve()).then(() => {
     if (options.warmConversionPool === true && workers) {
       // In the background: requests are answered while LibreOffice starts (~1–2 s per process).
-      void workers.conversion.pool
-        .warm()
-        .catch((error: unknown) => logger.error({ err: error }, 'LibreOffice warm-up failed'));
+      void workers.conversion.pool.warm().catch(reportWarmUpFailure('LibreOffice'));
     }
     if (options.warmPdfRenderer === true && !options.renderPdf) {
       // In a child: it does not block this event loop.
-      void sandboxed
-        .warm()
-        .catch((error: unknown) => logger.error({ err: error }, 'PDF renderer warm-up failed'));
+      void sandboxed.warm().catch(reportWarmUpFailure('PDF renderer'));
     }
   });
   return {
@@ -190,6 +200,7 @@ export async function startServices(config: Config, options: ServicesOptions): P
     sandbox,
     renderPdf,
     async close(closeOptions = {}) {
+      stopping = true;
       const deadline = closeOptions.deadline ?? Date.now() + config.shutdownTimeoutMs;
       // pg-boss stops fetching at once, then waits for running handlers until the deadline and
       // fails whatever is still running back to its queue (retried by any worker).

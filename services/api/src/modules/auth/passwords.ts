@@ -29,13 +29,15 @@ export async function verifyPassword(
   return verify(storedHash, password).catch(() => false);
 }
 
-const commonPasswords = new Set(dictionary.passwords as string[]);
+// Built at the first password check, not at start (30,000 entries).
+let commonPasswords: ReadonlySet<string> | undefined;
 
 /**
  * A password that meets the composition rules can still be a famous one ("Password123!"):
  * refuse it when the whole password, or its letters alone, is on the common-passwords list.
  */
 export function isCommonPassword(password: string): boolean {
+  commonPasswords ??= new Set(dictionary.passwords as string[]);
   const lower = password.toLowerCase();
   if (commonPasswords.has(lower)) return true;
   const letters = lower.replace(/[^a-z]/g, '');

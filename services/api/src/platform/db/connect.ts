@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
-import path from 'node:path';
-import { mkdir } from 'node:fs/promises';
 import { securePrivateDataDir } from '../lib/private-data-dir';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { PGLITE_EXTENSIONS } from './pglite-extensions';
+import { openPgliteFiles, pgliteDir } from './open-pglite';
 import { countPreparedOnPglite, runNamedOnPglite } from './prepared';
 
 /** Statements of the job queue prepared on PGlite at most (see executeSql). */
@@ -48,13 +46,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function createPglite(dataDir: string): Promise<PGlite> {
-  const dir = path.join(dataDir, 'db');
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const client = new PGlite(dir, { extensions: PGLITE_EXTENSIONS });
-  await client.waitReady;
+  const client = await openPgliteFiles(dataDir);
   // PGlite leaves the files it creates at open 0666, whatever the process's umask (a server's is
-  // 077): only this walk makes them the service user's alone.
-  await securePrivateDataDir(dir);
+  // 077): only this walk makes them the service user's alone. (The server walks all of DATA_DIR
+  // once it listens instead, and opens PGlite itself: startServices.)
+  await securePrivateDataDir(pgliteDir(dataDir));
   return client;
 }
 

@@ -15,7 +15,9 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root: webDist,
-      wildcard: false,
+      // One route for every file (a route per file meant globbing the build and ~300 routes at
+      // start); a file that is not there falls through to the not-found handler below.
+      wildcard: true,
       index: false,
       // The build writes .br and .gz beside each text asset (apps/web/build-tools): sent as they
       // are to browsers that accept them, so nothing is compressed per request.
