@@ -44,6 +44,8 @@ const OPEN_LOOP_RATE = 400;
 const OPEN_LOOP_APPLICANTS = 40;
 /** How long the least server gets to finish the saves still inside it when a run ends. */
 const SETTLE_MS = 2000;
+/** Uncounted load on each process and route before the first measured run. */
+const WARM_UP_S = 3;
 const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 interface Measured {
@@ -136,18 +138,32 @@ async function compareWithLeastServer() {
       who: readonly Applicant[],
       pid: number,
       save: boolean,
+      durationS = DURATION_S,
     ): Promise<Measured> => {
       const cpuBefore = readProcessCpuMs(pid);
       const outcome = await runLoad({
         applicants: who,
         connections: CONNECTIONS,
-        durationS: DURATION_S,
+        durationS,
         lookupTexts: ['a'],
         mix: save ? { save: 1, profile: 0 } : { save: 0, profile: 1 },
       });
       const cpuMs = readProcessCpuMs(pid) - cpuBefore;
       return { label, outcome, cpuMsPerRequest: cpuMs / outcome.result.requests.total };
     };
+    // Both processes compile their hot paths before anything is counted: in a 5 s run the
+    // first one measured paid for the JIT (CPU per request a third to two thirds higher than in
+    // the second round); a 15 s run spreads the same cost thinner.
+    for (const [who, pid] of [
+      [applicants, stack.apis[0]!.pid],
+      [atLeast, started.server.pid],
+    ] as const) {
+      for (const save of [true, false]) {
+        await measure('warm-up', who, pid, save, WARM_UP_S);
+      }
+    }
+    // The least server's last warm-up saves land before round 1's restore.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     const saves: { api: Measured[]; least: Measured[] } = { api: [], least: [] };
     const profiles: { api: Measured[]; least: Measured[] } = { api: [], least: [] };
     const check: WriteCheck = { applicants: applicants.length, keys: 0, lost: [] };
@@ -327,7 +343,8 @@ reportBench({
     `session read, JSONB merge and profile query as named prepared statements, nothing else) take ` +
     `turns on one PostgreSQL database ` +
     `and the same sessions: autocannon, ${CONNECTIONS} connections (one applicant each), ` +
-    `${DURATION_S} s per run, two rounds in alternating order. Then the embedded default (PGlite, ` +
+    `${DURATION_S} s per run after ${WARM_UP_S} s of uncounted warm-up on each, two rounds in ` +
+    `alternating order; CPU per request is the serving process's own (user + system). Then the embedded default (PGlite, ` +
     `worker in-process) is offered ${OPEN_LOOP_RATE} saves/s on an open loop by ` +
     `${OPEN_LOOP_APPLICANTS} applicants (each every ${1000 * (OPEN_LOOP_APPLICANTS / OPEN_LOOP_RATE)} ms); ` +
     `latency counts from each request's scheduled time. Every acknowledged save is read back.`,
