@@ -162,9 +162,6 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
           skipOnError: true,
         }
       : {}),
-    // Signed-in requests count per account, whatever address they come from: a school lab
-    // behind one address is many applicants, each autosaving. Requests without a session count
-    // per IP. The session is resolved at onRequest, before this route-level hook (session-gate.ts).
     // No X-RateLimit-* on every answer below the limit (three headers on each autosave that no
     // client reads); a 429 still carries the limit, remaining, reset and Retry-After.
     addHeadersOnExceeding: {
@@ -172,6 +169,9 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
       'x-ratelimit-remaining': false,
       'x-ratelimit-reset': false,
     },
+    // Signed-in requests count per account, whatever address they come from: a school lab
+    // behind one address is many applicants, each autosaving. Requests without a session count
+    // per IP. The session is resolved at onRequest, before this route-level hook (session-gate.ts).
     keyGenerator: (request) =>
       request.sessionUser ? `account:${request.sessionUser.userId}` : `ip:${request.ip}`,
     max: (request) => (request.sessionUser ? config.accountRateLimit : config.globalRateLimit),
