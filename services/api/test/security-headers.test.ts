@@ -12,6 +12,7 @@ import { eq } from 'drizzle-orm';
 import { API_ROUTES } from '@admissions/api-contract';
 import { users } from '../src/modules/auth';
 import { mintServiceToken } from '../src/modules/service/service-tokens';
+import { isApiPath } from '../src/platform/http/security';
 import { fillPath, listRoutes, type OpenApiDocument } from './support/fuzz';
 import {
   availableDrivers,
@@ -23,7 +24,7 @@ import {
 /** Every problem with one response's headers (empty when all is well). */
 function headerProblems(
   response: LightMyRequestResponse,
-  { https, api }: { https: boolean; api: boolean },
+  { https, api, url }: { https: boolean; api: boolean; url: string },
 ): string[] {
   const problems: string[] = [];
   const header = (name: string) => {
@@ -58,11 +59,37 @@ function headerProblems(
   if (api && header('cache-control') !== 'no-store') {
     problems.push(`Cache-Control is ${header('cache-control')}`);
   }
+  // A JSON answer is no page: its policy allows nothing, and it carries none of the page-only
+  // headers nor the rate limit's counters below the limit. Anything else (pages, PDFs, the
+  // docs) keeps the page policy.
+  const json = (header('content-type') ?? '').startsWith('application/json');
+  if (isApiPath(url) && json) {
+    if (directives.get('default-src') !== "'none'") problems.push(`JSON answer's CSP is ${csp}`);
+    for (const pageOnly of [
+      'x-dns-prefetch-control',
+      'x-download-options',
+      'origin-agent-cluster',
+    ]) {
+      if (header(pageOnly) !== undefined) problems.push(`${pageOnly} on a JSON answer`);
+    }
+    if (header('cross-origin-resource-policy') !== 'same-origin') {
+      problems.push('no Cross-Origin-Resource-Policy on a JSON answer');
+    }
+    if (response.statusCode !== 429 && header('x-ratelimit-remaining') !== undefined) {
+      problems.push('X-RateLimit-Remaining below the limit');
+    }
+  } else if (!directives.get('script-src')) {
+    problems.push(`no script-src in the page policy (csp: ${csp})`);
+  }
+  if (response.statusCode === 429 && header('retry-after') === undefined) {
+    problems.push('429 without Retry-After');
+  }
   return problems;
 }
 
 interface Probe {
   name: string;
+  url: string;
   response: LightMyRequestResponse;
   api: boolean;
 }
@@ -97,7 +124,7 @@ async function probeEverything(t: TestRuntime, email: string): Promise<Probe[]> 
   expect(routes.length).toBeGreaterThanOrEqual(Object.keys(API_ROUTES).length);
   const probes: Probe[] = [];
   const send = async (name: string, api: boolean, options: Parameters<TestRuntime['request']>[0]) =>
-    probes.push({ name, api, response: await t.request(options) });
+    probes.push({ name, api, url: options.url, response: await t.request(options) });
 
   for (const route of routes) {
     const url = fillPath(route.path, { key: 'essay_doc' });
@@ -153,7 +180,7 @@ async function probeEverything(t: TestRuntime, email: string): Promise<Probe[]> 
 
 function expectAllGood(probes: Probe[], https: boolean) {
   const problems = probes.flatMap((p) =>
-    headerProblems(p.response, { https, api: p.api }).map(
+    headerProblems(p.response, { https, api: p.api, url: p.url }).map(
       (problem) => `${p.name} → ${p.response.statusCode}: ${problem}`,
     ),
   );
@@ -200,6 +227,7 @@ describe('security headers over https', () => {
     for (let i = 0; i < 4; i++) {
       probes.push({
         name: `login ${i}`,
+        url: API_ROUTES.login,
         api: true,
         response: await t.request({
           method: 'POST',

@@ -16,6 +16,7 @@ import type { MailJob } from '../modules/mail';
 import { registerErrorHandling } from '../platform/http/error-handler';
 import { registerEndpoint } from '../platform/http/register-endpoint';
 import { registerRequestLog } from '../platform/http/request-log';
+import { createLazyRequestLogger } from '../platform/logging/lazy-request-logger';
 import { compileValidator } from '../platform/http/validator';
 import { compileValidatorLazily, lazySerializerController } from '../platform/http/lazy-compile';
 import { registerSecurity } from '../platform/http/security';
@@ -83,6 +84,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Fastify's two lines per request (incoming, completed) were a tenth of an autosave's CPU;
     // one line at completion says the same (see registerRequestLog).
     logController: new LogController({ disableRequestLogging: true }),
+    // request.log made when first used, not for every request (see LazyRequestLogger).
+    childLoggerFactory: createLazyRequestLogger,
     // A hop count as proxy-addr reads it (Fastify's typings lack the number form): the nearest
     // `n` addresses — the socket's, then X-Forwarded-For from the right — are proxies.
     trustProxy:

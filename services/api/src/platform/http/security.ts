@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
@@ -79,17 +79,58 @@ async function computeHelmetHeaders(
   }
 }
 
-/** Helmet with the hardened CSP of docs/design-decisions.md, 11, no-store on API answers, rate limits. */
+// The headers of a JSON answer (OWASP REST Security Cheat Sheet): it is no document a browser
+// renders, so its policy allows nothing at all. Helmet's other headers are about pages (opener,
+// origin clusters, DNS prefetch, IE's download and XSS filters, Flash policy files) and cost
+// ~400 bytes on every autosave answer. Cross-Origin-Resource-Policy stays: it keeps another
+// site's <script> or <img> from pulling an applicant's JSON into its own process.
+const API_CSP = "default-src 'none';base-uri 'none';object-src 'none';frame-ancestors 'none'";
+const API_HEADER_NAMES = new Set([
+  'cross-origin-resource-policy',
+  'referrer-policy',
+  'strict-transport-security',
+  'x-content-type-options',
+  'x-frame-options',
+]);
+
+/** The page headers cut down to what a JSON answer needs (see API_CSP). */
+function selectApiHeaders(pageHeaders: [string, string | string[]][]): [string, string][] {
+  const kept: [string, string][] = [['Content-Security-Policy', API_CSP]];
+  for (const [name, value] of pageHeaders) {
+    if (API_HEADER_NAMES.has(name.toLowerCase())) kept.push([name, String(value)]);
+  }
+  return kept;
+}
+
+function isJsonReply(reply: FastifyReply): boolean {
+  const type = reply.getHeader('content-type');
+  return typeof type === 'string' && type.startsWith('application/json');
+}
+
+/**
+ * Helmet with the hardened CSP of docs/design-decisions.md, 11 on pages, the JSON answer's set
+ * on API answers, no-store on API answers, rate limits.
+ */
 export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
-  const headers = await computeHelmetHeaders(helmetOptions(config));
-  // Every response, errors and the SPA included, as helmet's own global hook did.
-  app.addHook('onRequest', (_request, reply, done) => {
+  const pageHeaders = await computeHelmetHeaders(helmetOptions(config));
+  const apiHeaders = selectApiHeaders(pageHeaders);
+  // Every response, errors and the SPA included, as helmet's own global hook did; set before
+  // anything can refuse the request, so a refusal carries them too.
+  app.addHook('onRequest', (request, reply, done) => {
+    const headers = isApiPath(request.url) ? apiHeaders : pageHeaders;
     for (const [name, value] of headers) reply.raw.setHeader(name, value);
     done();
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (isApiPath(request.url)) reply.header('cache-control', 'no-store');
+    if (isApiPath(request.url)) {
+      reply.header('cache-control', 'no-store');
+      // A PDF or the metrics text under an API path is shown by the browser as a document: it
+      // gets the page's whole set.
+      if (!isJsonReply(reply)) {
+        for (const [name, value] of pageHeaders) reply.raw.setHeader(name, value);
+      }
+    }
     done(null, payload);
   });
 
@@ -121,6 +162,13 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
           skipOnError: true,
         }
       : {}),
+    // No X-RateLimit-* on every answer below the limit (three headers on each autosave that no
+    // client reads); a 429 still carries the limit, remaining, reset and Retry-After.
+    addHeadersOnExceeding: {
+      'x-ratelimit-limit': false,
+      'x-ratelimit-remaining': false,
+      'x-ratelimit-reset': false,
+    },
     // Signed-in requests count per account, whatever address they come from: a school lab
     // behind one address is many applicants, each autosaving. Requests without a session count
     // per IP. The session is resolved at onRequest, before this route-level hook (session-gate.ts).

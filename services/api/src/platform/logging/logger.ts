@@ -18,6 +18,11 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, q)}?${kept.join('&')}`;
 }
 
+/** A request as a log line holds it: method, URL with its query values redacted, address. */
+export function serializeRequest(request: FastifyRequest) {
+  return { method: request.method, url: redactUrl(request.url), remoteAddress: request.ip };
+}
+
 /**
  * drizzle reports a failed query as DrizzleQueryError, whose message, stack and `params` hold the
  * query's parameters — an applicant's answers, e-mail, hashes. Logged errors keep the SQL and the
@@ -63,13 +68,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       },
       serializers: {
         err: (error: unknown) => pino.stdSerializers.err(redactQueryError(error) as Error),
-        req(request: FastifyRequest) {
-          return {
-            method: request.method,
-            url: redactUrl(request.url),
-            remoteAddress: request.ip,
-          };
-        },
+        req: serializeRequest,
       },
     },
     destination,
