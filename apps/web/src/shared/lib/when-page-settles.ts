@@ -35,3 +35,34 @@ export function runWhenPageSettles(task: () => void): () => void {
     }
   };
 }
+
+// A hidden tab paints no frames: the timer is the way out there.
+const AFTER_PAINT_FALLBACK_MS = 100;
+
+/**
+ * Calls `task` once the browser has painted what is on screen now (the next frame, then a task
+ * after it), so that what it fetches does not compete with that paint; the returned function
+ * cancels it if still pending.
+ */
+export function runAfterNextPaint(task: () => void): () => void {
+  let done = false;
+  let frame: number | undefined;
+  let afterFrame: number | undefined;
+  const run = () => {
+    if (done) return;
+    done = true;
+    task();
+  };
+  const fallback = window.setTimeout(run, AFTER_PAINT_FALLBACK_MS);
+  if (typeof window.requestAnimationFrame === 'function') {
+    frame = window.requestAnimationFrame(() => {
+      afterFrame = window.setTimeout(run, 0);
+    });
+  }
+  return () => {
+    done = true;
+    window.clearTimeout(fallback);
+    if (afterFrame !== undefined) window.clearTimeout(afterFrame);
+    if (frame !== undefined) window.cancelAnimationFrame(frame);
+  };
+}
