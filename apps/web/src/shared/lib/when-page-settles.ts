@@ -36,33 +36,41 @@ export function runWhenPageSettles(task: () => void): () => void {
   };
 }
 
-// A hidden tab paints no frames: the timer is the way out there.
-const AFTER_PAINT_FALLBACK_MS = 100;
+// When no new largest-contentful-paint entry comes (nothing larger than before was painted, a
+// hidden tab, a browser without the API), the task runs after this long anyway.
+const AFTER_PAINT_FALLBACK_MS = 500;
 
 /**
- * Calls `task` once the browser has painted what is on screen now (the next frame, then a task
- * after it), so that what it fetches does not compete with that paint; the returned function
- * cancels it if still pending.
+ * Calls `task` once what the page has just committed is on screen, so that what the task fetches
+ * does not compete with that paint; the returned function cancels it if still pending. The
+ * browser reports the largest text or image of a presented frame as a largest-contentful-paint
+ * entry: the first one timed after this call says the frame is out. A timer after the next
+ * animation frame was not enough: on a busy machine the frame reached the screen tens of
+ * milliseconds after it, and downloads started in between still counted against the paint.
  */
 export function runAfterNextPaint(task: () => void): () => void {
+  const since = performance.now();
   let done = false;
-  let frame: number | undefined;
-  let afterFrame: number | undefined;
+  let observer: PerformanceObserver | undefined;
+  const finish = () => {
+    done = true;
+    observer?.disconnect();
+    window.clearTimeout(fallback);
+  };
   const run = () => {
     if (done) return;
-    done = true;
+    finish();
     task();
   };
   const fallback = window.setTimeout(run, AFTER_PAINT_FALLBACK_MS);
-  if (typeof window.requestAnimationFrame === 'function') {
-    frame = window.requestAnimationFrame(() => {
-      afterFrame = window.setTimeout(run, 0);
+  if (
+    typeof PerformanceObserver === 'function' &&
+    PerformanceObserver.supportedEntryTypes.includes('largest-contentful-paint')
+  ) {
+    observer = new PerformanceObserver((list) => {
+      if (list.getEntries().some((entry) => entry.startTime >= since)) run();
     });
+    observer.observe({ type: 'largest-contentful-paint', buffered: true });
   }
-  return () => {
-    done = true;
-    window.clearTimeout(fallback);
-    if (afterFrame !== undefined) window.clearTimeout(afterFrame);
-    if (frame !== undefined) window.cancelAnimationFrame(frame);
-  };
+  return finish;
 }
