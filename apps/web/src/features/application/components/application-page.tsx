@@ -24,7 +24,7 @@ import { createDeferredModule, useDeferredModule } from '../../../shared/lib/def
 
 // The sections' code (every input, the lookups, the upload widget, the popovers of the selects)
 // arrives after the page's title and the frame above it have painted: with it, that first paint
-// waited for ten more files (about 50 kB) on a first visit (issue #17, Lighthouse's LCP on /about).
+// waited for ten more files (about 43 kB gzip) on a first visit (issue #17, Lighthouse's LCP on /about).
 const pageBody = createDeferredModule(() => import('./page-body'));
 
 function findGroup(id: string): RepeatGroup | undefined {
@@ -76,15 +76,15 @@ function describeAppeared(sections: readonly Section[], before: string, after: s
 function useFocusHash(heading: React.RefObject<HTMLHeadingElement | null>, ready: boolean) {
   const { hash, key } = useLocation();
   useEffect(() => {
-    if (!ready) return;
-    if (!hash) {
-      if (key === 'default') return;
-      // After moving between steps, start everyone at the page title: "Save and Continue" sits at
-      // the bottom, and without this the next step opened at its own bottom (issue 17).
-      window.scrollTo({ top: 0, left: 0 });
-      heading.current?.focus({ preventScroll: true });
-      return;
-    }
+    if (hash || key === 'default') return;
+    // After moving between steps, start everyone at the page title: "Save and Continue" sits at
+    // the bottom, and without this the next step opened at its own bottom (issue 17).
+    window.scrollTo({ top: 0, left: 0 });
+    heading.current?.focus({ preventScroll: true });
+  }, [hash, key, heading]);
+  useEffect(() => {
+    // The question is in a section, which renders once the sections' code has arrived.
+    if (!hash || !ready) return;
     const id = decodeURIComponent(hash.slice(1));
     const target = document.getElementById(id);
     if (!target) return;
@@ -94,7 +94,7 @@ function useFocusHash(heading: React.RefObject<HTMLHeadingElement | null>, ready
       : (target.querySelector<HTMLElement>('input, select, textarea') ?? target);
     target.scrollIntoView({ block: 'center' });
     field.focus({ preventScroll: true });
-  }, [hash, key, heading, ready]);
+  }, [hash, key, ready]);
 }
 
 /** The repeat groups a page's sections belong to. */
