@@ -476,6 +476,10 @@ describe('the application in headless Chromium against the real server', () => {
     await page.clock.install();
     await page.goto('/about');
     await expectPage('/about', 'About You');
+    // The whole page first: the sections' code arrives after the title has painted, and with the
+    // clock jumped while they were still rendering the warning never came (the idle watcher, a
+    // lazy component, had apparently not mounted yet and started counting after the jump).
+    await page.getByRole('button', { name: 'Save and Continue' }).waitFor();
     await field('preferred_name').fill('Sleepy');
 
     await page.clock.fastForward('14:01');

@@ -45,6 +45,19 @@ describe('the JavaScript of a first visit (gzip)', () => {
     expect(modal, 'these load with the page but only a dialog needs them').toEqual([]);
   });
 
+  it('leaves the inputs of /about for after its title has painted', () => {
+    // The first paint is the frame, the steps, the welcome banner and the title; the inputs (and
+    // the popovers of the selects and of the Account menu) arrive after it (application-page.tsx).
+    const modules = listRouteJavaScript('/about').files.flatMap((f) => f.modules);
+    const later = modules.filter(
+      (m) =>
+        m.endsWith('src/features/application/components/section-view.tsx') ||
+        m.endsWith('src/features/account/components/account-menu.tsx') ||
+        m.includes('node_modules/@floating-ui/'),
+    );
+    expect(later, 'these load with /about but its first paint does not need them').toEqual([]);
+  });
+
   it('loads the form page with its route, not with the entry', () => {
     const entry = listRouteJavaScript('/login').files.flatMap((f) => f.modules);
     const about = listRouteJavaScript('/about').files.flatMap((f) => f.modules);

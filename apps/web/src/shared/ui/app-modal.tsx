@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { ModalSize } from '../../config/theme';
+import { runWhenPageSettles } from '../lib/when-page-settles';
 import type * as DialogModule from './app-modal-dialog';
 
 export interface AppModalProps {
@@ -33,26 +34,12 @@ function loadDialog() {
 let prefetchScheduled = false;
 
 // Mantine's Modal with ScrollArea, the scroll lock and its transitions: weight that no page
-// needs for its first paint. Fetched a while after the page has loaded, when the browser is
-// idle (earlier, it competes with the page's own sections and counts against its first paint
-// and blocking time), so that a dialog opened later (the idle warning, a confirmation) shows
-// at once.
-const PREFETCH_AFTER_LOAD_MS = 3000;
-
+// needs for its first paint. Fetched once the page has settled, so that a dialog opened later
+// (the idle warning, a confirmation) shows at once.
 function schedulePrefetch() {
   if (prefetchScheduled) return;
   prefetchScheduled = true;
-  const prefetch = () => void loadDialog().catch(() => undefined);
-  const whenIdle = () => {
-    if (typeof window.requestIdleCallback === 'function') {
-      window.requestIdleCallback(prefetch, { timeout: 5000 });
-    } else {
-      prefetch();
-    }
-  };
-  const afterLoad = () => window.setTimeout(whenIdle, PREFETCH_AFTER_LOAD_MS);
-  if (document.readyState === 'complete') afterLoad();
-  else window.addEventListener('load', afterLoad, { once: true });
+  runWhenPageSettles(() => void loadDialog().catch(() => undefined));
 }
 
 /**

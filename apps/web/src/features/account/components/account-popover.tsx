@@ -1,11 +1,12 @@
-import { lazy, Suspense } from 'react';
+import { createDeferredModule, useDeferredModule } from '../../../shared/lib/deferred-module';
 import { useSession, type SessionSnapshot } from '../../../shared/lib/session';
 import classes from './account-popover.module.css';
 
 // The popover machinery (floating positioning, focus trap) is a sizeable part of Mantine; it
-// loads right after the page instead of before it. Until then the header shows the same button
-// face, inert, so nothing moves when the real one replaces it.
-const AccountMenu = lazy(() => import('./account-menu').then((m) => ({ default: m.AccountMenu })));
+// loads once the page has painted instead of before it (asked for during the first render, its
+// four files counted against the first paint on a slow connection). Until then the header shows
+// the same button face, inert, so nothing moves when the real one replaces it.
+const accountMenu = createDeferredModule(() => import('./account-menu'));
 
 /** The avatar letter and the label, shared by the placeholder and the real trigger. */
 export function AccountTriggerContent({ session }: { session: SessionSnapshot }) {
@@ -23,15 +24,17 @@ export function AccountTriggerContent({ session }: { session: SessionSnapshot })
 export function AccountPopover() {
   const session = useSession();
   if (session.isServiceUser) return null;
-  return (
-    <Suspense
-      fallback={
-        <span className={classes.trigger} aria-hidden="true">
-          <AccountTriggerContent session={session} />
-        </span>
-      }
-    >
-      <AccountMenu />
-    </Suspense>
-  );
+  return <DeferredAccountMenu session={session} />;
+}
+
+function DeferredAccountMenu({ session }: { session: SessionSnapshot }) {
+  const menu = useDeferredModule(accountMenu);
+  if (!menu) {
+    return (
+      <span className={classes.trigger} aria-hidden="true">
+        <AccountTriggerContent session={session} />
+      </span>
+    );
+  }
+  return <menu.AccountMenu />;
 }

@@ -18,10 +18,14 @@ import {
 } from '../state/application-context';
 import type { AnswersView } from '../state/answers-state';
 import { isShallowEqual } from '../state/create-store';
-import { PageActions } from './page-actions';
-import { SectionView } from './section-view';
 import classes from './application-page.module.css';
 import { getPartner } from '../../../shared/lib/partner';
+import { createDeferredModule, useDeferredModule } from '../../../shared/lib/deferred-module';
+
+// The sections' code (every input, the lookups, the upload widget, the popovers of the selects)
+// arrives after the page's title and the frame above it have painted: with it, that first paint
+// waited for ten more files (about 43 kB gzip) on a first visit (issue #17, Lighthouse's LCP on /about).
+const pageBody = createDeferredModule(() => import('./page-body'));
 
 function findGroup(id: string): RepeatGroup | undefined {
   return APPLICATION_DEFINITION.repeatGroups.find((g) => g.id === id);
@@ -69,17 +73,18 @@ function describeAppeared(sections: readonly Section[], before: string, after: s
 }
 
 /** Summary links `{page}#{questionKey}` land here: bring the question into view and focus it. */
-function useFocusHash(heading: React.RefObject<HTMLHeadingElement | null>) {
+function useFocusHash(heading: React.RefObject<HTMLHeadingElement | null>, ready: boolean) {
   const { hash, key } = useLocation();
   useEffect(() => {
-    if (!hash) {
-      if (key === 'default') return;
-      // After moving between steps, start everyone at the page title: "Save and Continue" sits at
-      // the bottom, and without this the next step opened at its own bottom (issue 17).
-      window.scrollTo({ top: 0, left: 0 });
-      heading.current?.focus({ preventScroll: true });
-      return;
-    }
+    if (hash || key === 'default') return;
+    // After moving between steps, start everyone at the page title: "Save and Continue" sits at
+    // the bottom, and without this the next step opened at its own bottom (issue 17).
+    window.scrollTo({ top: 0, left: 0 });
+    heading.current?.focus({ preventScroll: true });
+  }, [hash, key, heading]);
+  useEffect(() => {
+    // The question is in a section, which renders once the sections' code has arrived.
+    if (!hash || !ready) return;
     const id = decodeURIComponent(hash.slice(1));
     const target = document.getElementById(id);
     if (!target) return;
@@ -89,7 +94,7 @@ function useFocusHash(heading: React.RefObject<HTMLHeadingElement | null>) {
       : (target.querySelector<HTMLElement>('input, select, textarea') ?? target);
     target.scrollIntoView({ block: 'center' });
     field.focus({ preventScroll: true });
-  }, [hash, key, heading]);
+  }, [hash, key, ready]);
 }
 
 /** The repeat groups a page's sections belong to. */
@@ -125,13 +130,14 @@ const FIRST_SECTIONS = 0;
  * sections follow one per transition, each a short commit the browser can interleave with input.
  * A `#question` link needs its target at once: all then.
  */
-function useRevealedSections(total: number, revealAll: boolean): number {
+function useRevealedSections(total: number, revealAll: boolean, ready: boolean): number {
   const [revealed, setRevealed] = useState(FIRST_SECTIONS);
   const done = revealAll || revealed >= total;
   useEffect(() => {
-    if (done) return;
+    if (done || !ready) return;
     startTransition(() => setRevealed((count) => count + 1));
-  }, [done, revealed]);
+  }, [done, ready, revealed]);
+  if (!ready) return 0;
   return done ? total : revealed;
 }
 
@@ -140,7 +146,8 @@ export function ApplicationPage({ pageId }: { pageId: PageId }) {
   const page = APPLICATION_DEFINITION.pages.find((p) => p.id === pageId);
   const announcement = useAnnouncedQuestions(page?.sections ?? []);
   const heading = useRef<HTMLHeadingElement>(null);
-  useFocusHash(heading);
+  const body = useDeferredModule(pageBody);
+  useFocusHash(heading, body !== undefined);
   const isLoggedIn = useIsLoggedIn();
   const actions = useApplicationActions();
   const groups = listPageGroups(page);
@@ -152,7 +159,7 @@ export function ApplicationPage({ pageId }: { pageId: PageId }) {
   );
   const { hash } = useLocation();
   const sectionCount = page?.sections.length ?? 0;
-  const revealed = useRevealedSections(sectionCount, hash !== '');
+  const revealed = useRevealedSections(sectionCount, hash !== '', body !== undefined);
   if (!page) return null;
   const countFor = (group: RepeatGroup) => blockCounts[groups.indexOf(group)] ?? 0;
 
@@ -164,32 +171,34 @@ export function ApplicationPage({ pageId }: { pageId: PageId }) {
       <VisuallyHidden aria-live="polite" role="status">
         {announcement}
       </VisuallyHidden>
-      {page.sections.slice(0, revealed).map((section) => {
-        const repeat = section.repeat;
-        const group = repeat ? groups.find((g) => g.id === repeat.group) : undefined;
-        if (!repeat || !group) return <SectionView key={section.id} section={section} />;
-        const count = countFor(group);
-        if (repeat.index > count) return null;
-        const isLast = repeat.index === count;
-        const canAdd = isLast && isLoggedIn && count < group.max;
-        return (
-          <div key={section.id}>
-            <SectionView section={section} />
-            {canAdd && (
-              <Group mb="lg">
-                <Button
-                  variant="outline"
-                  onClick={() => void actions.addBlock(group.id, count + 1)}
-                >
-                  {group.buttonLabel}
-                </Button>
-              </Group>
-            )}
-          </div>
-        );
-      })}
+      {body &&
+        page.sections.slice(0, revealed).map((section) => {
+          const { SectionView } = body;
+          const repeat = section.repeat;
+          const group = repeat ? groups.find((g) => g.id === repeat.group) : undefined;
+          if (!repeat || !group) return <SectionView key={section.id} section={section} />;
+          const count = countFor(group);
+          if (repeat.index > count) return null;
+          const isLast = repeat.index === count;
+          const canAdd = isLast && isLoggedIn && count < group.max;
+          return (
+            <div key={section.id}>
+              <SectionView section={section} />
+              {canAdd && (
+                <Group mb="lg">
+                  <Button
+                    variant="outline"
+                    onClick={() => void actions.addBlock(group.id, count + 1)}
+                  >
+                    {group.buttonLabel}
+                  </Button>
+                </Group>
+              )}
+            </div>
+          );
+        })}
       {/* Below the last section only once it is there: a button that moves down is a layout shift. */}
-      {revealed === sectionCount && <PageActions pageId={pageId} />}
+      {body && revealed === sectionCount && <body.PageActions pageId={pageId} />}
     </div>
   );
 }
