@@ -57,7 +57,7 @@ export interface CliResult {
 }
 
 const CLI_TIMEOUT_MS = 60_000;
-const EXIT_WITH_PARENT = fileURLToPath(new URL('./exit-with-parent.ts', import.meta.url));
+const EXIT_WITH_PARENT = fileURLToPath(new URL('./exit-with-parent.mjs', import.meta.url));
 const HEALTH_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 10_000;
 
@@ -137,19 +137,12 @@ export async function startServer(
     ...env,
   });
 
-  // The compiled service, as `npm start` runs it (tsx only loads the exit-with-parent hook).
+  // The compiled service, as `npm start` runs it, with the exit-with-parent hook (plain JS).
   // Its own process group, so stop() also reaches anything the server starts (workers, soffice).
   ensureCompiledService();
   const child = spawn(
     process.execPath,
-    [
-      '--enable-source-maps',
-      '--import',
-      'tsx',
-      '--import',
-      EXIT_WITH_PARENT,
-      'services/api/dist/server.js',
-    ],
+    ['--enable-source-maps', '--import', EXIT_WITH_PARENT, 'services/api/dist/server.js'],
     { cwd: REPO_ROOT, env: childEnv, stdio: ['pipe', 'pipe', 'pipe'], detached: true },
   );
   const pid = child.pid;
@@ -166,7 +159,7 @@ export async function startServer(
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   // If the test runner exits mid-run, do not leave a server (and its database) behind; if it is
-  // killed outright, the closed stdin pipe tells the server (see exit-with-parent.ts).
+  // killed outright, the closed stdin pipe tells the server (see exit-with-parent.mjs).
   const killOnExit = () => killGroup(pid, 'SIGKILL');
   process.once('exit', killOnExit);
 

@@ -5,10 +5,14 @@
 // least server first). Then the embedded default (PGlite, worker in-process, as `npm start`) is
 // offered 400 saves a second on an open loop — requests leave on a fixed schedule whatever the
 // answers, and latency counts from the scheduled time — by 40 applicants saving every 100 ms.
-// Every acknowledged save is read back.
+// Every acknowledged save is read back. Both servers run compiled: the API as `npm start` runs it
+// (dist/server.js, built first when stale), the least server bundled by the same esbuild (under
+// tsx, the API's per-request closures each paid tsx's keepNames helper, which production never
+// runs).
 //
 //   npm run bench -w services/api -- autosave
 //   AUTOSAVE_DURATION_S=5 npm run bench -w services/api -- autosave
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -16,6 +20,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { API_ROUTES } from '@admissions/api-contract';
+import { build } from 'esbuild';
 import { formatMs, percentile, reportBench, type BenchCell } from '../../../bench/report';
 import {
   createScratchDatabase,
@@ -105,11 +110,41 @@ async function restoreSeededAnswers(applicants: readonly Applicant[]): Promise<v
   );
 }
 
+const serviceRoot = path.resolve(import.meta.dirname, '..');
+
+/** dist/ as `npm start` runs it, rebuilt only when the sources changed. */
+function buildService(): void {
+  const result = spawnSync(process.execPath, ['../../scripts/build-if-stale.mjs', 'api'], {
+    cwd: serviceRoot,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) throw new Error('building the service failed');
+}
+
+/** The least server as one bundled file, as esbuild bundles the API (Fastify and pg inside). */
+async function bundleLeastServer(outDir: string): Promise<string> {
+  const outfile = path.join(outDir, 'least-server.js');
+  await build({
+    entryPoints: [path.join(serviceRoot, 'bench/least-server.ts')],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    external: ['pg-native'],
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
 async function startLeastServer(databaseUrl: string, logDir: string) {
   const port = await findFreePort();
   const server = launchProcess(
     'least-server',
-    ['bench/least-server.ts'],
+    [await bundleLeastServer(logDir)],
     { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port) },
     logDir,
   );
@@ -124,6 +159,7 @@ async function compareWithLeastServer() {
     databaseUrl: scratch.url,
     apis: 1,
     workers: 1,
+    compiled: true,
     env: { ...LOAD_RATE_LIMIT_ENV, MAX_EVENT_LOOP_DELAY_MS: '0' },
   });
   const logDir = mkdtempSync(path.join(os.tmpdir(), 'admissions-least-'));
@@ -267,7 +303,7 @@ async function runEmbeddedOpenLoop() {
     OFFICE_POOL_SIZE: '1',
     MAX_EVENT_LOOP_DELAY_MS: '0',
   });
-  const api = launchProcess('embedded', ['src/boot/server.ts'], env, logDir);
+  const api = launchProcess('embedded', ['dist/server.js'], env, logDir);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   try {
     await waitUntilReady(api, async () => (await fetch(`${url}/health`)).status === 200);
@@ -322,6 +358,7 @@ async function runEmbeddedOpenLoop() {
   }
 }
 
+buildService();
 const compared = await compareWithLeastServer();
 const embedded = await runEmbeddedOpenLoop();
 
@@ -344,7 +381,9 @@ reportBench({
     `turns on one PostgreSQL database ` +
     `and the same sessions: autocannon, ${CONNECTIONS} connections (one applicant each), ` +
     `${DURATION_S} s per run after ${WARM_UP_S} s of uncounted warm-up on each, two rounds in ` +
-    `alternating order; CPU per request is the serving process's own (user + system). Then the embedded default (PGlite, ` +
+    `alternating order; CPU per request is the serving process's own (user + system). Both run ` +
+    `compiled: the API as \`npm start\` runs it (\`dist/server.js\`), the least server bundled by ` +
+    `esbuild. Then the embedded default (PGlite, ` +
     `worker in-process) is offered ${OPEN_LOOP_RATE} saves/s on an open loop by ` +
     `${OPEN_LOOP_APPLICANTS} applicants (each every ${1000 * (OPEN_LOOP_APPLICANTS / OPEN_LOOP_RATE)} ms); ` +
     `latency counts from each request's scheduled time. Every acknowledged save is read back.`,

@@ -13,7 +13,7 @@
 // one of the two cores away from the service.
 //
 // Every process runs in its own process group (so a stop also reaches LibreOffice under the
-// worker) with `tests/support/exit-with-parent.ts` preloaded: when this process dies without
+// worker) with `tests/support/exit-with-parent.mjs` preloaded: when this process dies without
 // calling stop(), the closed stdin pipe makes each child end its group. Output goes straight to a
 // log file per process (not through this process, which may be busy generating load).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -30,7 +30,7 @@ import type { OutboxMessage } from './test-runtime';
 
 const API_DIR = fileURLToPath(new URL('../..', import.meta.url));
 const EXIT_WITH_PARENT = fileURLToPath(
-  new URL('../../../../tests/support/exit-with-parent.ts', import.meta.url),
+  new URL('../../../../tests/support/exit-with-parent.mjs', import.meta.url),
 );
 const START_TIMEOUT_MS = 90_000;
 const STOP_GRACE_MS = 15_000;
@@ -62,6 +62,11 @@ export interface ProcessStackOptions {
   ports?: number[];
   /** Extra environment for every process (rate limits, LOG_LEVEL, …); wins over the defaults. */
   env?: Record<string, string>;
+  /**
+   * Run the compiled build (dist/server.js, dist/cli.js: what `npm start` and the image run; the
+   * caller builds it) instead of the sources under tsx. Benchmarks measure this.
+   */
+  compiled?: boolean;
 }
 
 export interface ProcessStack {
@@ -148,7 +153,9 @@ export function launchProcess(
   const fd = openSync(logFile, 'a');
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, ['--import', 'tsx', '--import', EXIT_WITH_PARENT, ...script], {
+    // A compiled script (dist/*.js, a bundled bench server) runs as `npm start` runs it.
+    const loader = script[0]?.endsWith('.js') ? ['--enable-source-maps'] : ['--import', 'tsx'];
+    child = spawn(process.execPath, [...loader, '--import', EXIT_WITH_PARENT, ...script], {
       cwd: API_DIR,
       env,
       stdio: ['pipe', fd, fd],
@@ -257,7 +264,7 @@ export async function startProcessStack(options: ProcessStackOptions): Promise<P
   const startWorker = async () => {
     const worker = launchProcess(
       `worker-${workers.length + 1}`,
-      ['src/boot/cli.ts', 'worker'],
+      [options.compiled ? 'dist/cli.js' : 'src/boot/cli.ts', 'worker'],
       env,
       logDir,
     );
@@ -274,7 +281,7 @@ export async function startProcessStack(options: ProcessStackOptions): Promise<P
       apis.push(
         launchProcess(
           `api-${i + 1}`,
-          ['src/boot/server.ts'],
+          [options.compiled ? 'dist/server.js' : 'src/boot/server.ts'],
           { ...env, PORT: String(port) },
           logDir,
         ),
