@@ -275,7 +275,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
             const choice = choices[Math.floor(random() * choices.length)]!;
             const patch = { ...choice.patch };
             if (choice.varies) {
-              // Never longer than the field: past 36^4 saves the mark is 6 characters, more than
+              // Never longer than the field: from save 36^3 on the mark is 6 characters, more than
               // a 5-character TOEFL score holds (0.16 % of the saves answered 400 once the API
               // made that many in a run).
               const mark = ` #${(++saves).toString(36)}`.slice(-choice.limit);
