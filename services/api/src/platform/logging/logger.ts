@@ -61,8 +61,12 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
           '*.password',
           '*.confirm_password',
           '*.code',
+          // The same keys logged at the top of a record (`log.info({ password }, …)`): `*.x`
+          // reaches one level down only. Not `code`, which names an error or a rejection there.
+          'password',
+          'confirm_password',
           // Whatever the definition marks sensitive: SSN, A-Number, the disciplinary comments.
-          ...SENSITIVE_ANSWER_KEYS.map((key) => `*.${key}`),
+          ...SENSITIVE_ANSWER_KEYS.flatMap((key) => [key, `*.${key}`]),
         ],
         censor: '[REDACTED]',
       },
