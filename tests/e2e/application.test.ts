@@ -480,6 +480,10 @@ describe('the application in headless Chromium against the real server', () => {
     // clock jumped while they were still rendering the warning never came (the idle watcher, a
     // lazy component, had apparently not mounted yet and started counting after the jump).
     await page.getByRole('button', { name: 'Save and Continue' }).waitFor();
+    // And the idle watcher (its own lazy chunk, loaded once the session is known): nothing is
+    // downloading any more, so it has mounted and counts from the typing below, not from after
+    // the jump (seen once in CI: no warning at 14:01).
+    await page.waitForLoadState('networkidle');
     await field('preferred_name').fill('Sleepy');
 
     await page.clock.fastForward('14:01');

@@ -14,7 +14,16 @@ export async function findBlockingViolations(
   options: { disableRules?: string[] } = {},
 ): Promise<string[]> {
   // Mid-transition elements (a toast fading in) have partial opacity, which axe reads as poor
-  // colour contrast; endless ones (spinners) never settle and are left out of the wait.
+  // colour contrast; endless ones (spinners) never settle and are left out of the wait. Two
+  // frames first: a popover that has just mounted starts its transition a frame or so later
+  // (Mantine's pre-entering state), and until then there is no animation to wait for — a menu
+  // that opened as its code arrived was checked half faded in.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) =>
+        requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 50))),
+      ),
+  );
   await page.waitForFunction(() =>
     document
       .getAnimations()
