@@ -9,6 +9,9 @@ import {
 
 const PAGES = Object.keys(FIRST_PAGE_ROUTES) as FirstPage[];
 const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
+/** Every source module a first visit to the page loads, across its files. */
+const listRouteModules = (page: FirstPage) =>
+  listRouteJavaScript(page).files.flatMap((f) => f.modules);
 
 describe('the JavaScript of a first visit (gzip)', () => {
   it.each(PAGES)('%s stays within its budget', (page) => {
@@ -23,7 +26,7 @@ describe('the JavaScript of a first visit (gzip)', () => {
   });
 
   it('leaves the application definition and its option lists out of /login', () => {
-    const modules = listRouteJavaScript('/login').files.flatMap((f) => f.modules);
+    const modules = listRouteModules('/login');
     const application = modules.filter(
       (m) =>
         m.includes('packages/form/src/definition/') ||
@@ -34,7 +37,7 @@ describe('the JavaScript of a first visit (gzip)', () => {
   });
 
   it.each(PAGES)('%s leaves Mantine’s modal for the first dialog that opens', (page) => {
-    const modules = listRouteJavaScript(page).files.flatMap((f) => f.modules);
+    const modules = listRouteModules(page);
     const modal = modules.filter(
       (m) =>
         m.includes('@mantine/core/esm/components/Modal/') ||
@@ -48,7 +51,7 @@ describe('the JavaScript of a first visit (gzip)', () => {
   it('leaves the inputs of /about for after its title has painted', () => {
     // The first paint is the frame, the steps, the welcome banner and the title; the inputs (and
     // the popovers of the selects and of the Account menu) arrive after it (application-page.tsx).
-    const modules = listRouteJavaScript('/about').files.flatMap((f) => f.modules);
+    const modules = listRouteModules('/about');
     const later = modules.filter(
       (m) =>
         m.endsWith('src/features/application/components/section-view.tsx') ||
@@ -59,8 +62,8 @@ describe('the JavaScript of a first visit (gzip)', () => {
   });
 
   it('loads the form page with its route, not with the entry', () => {
-    const entry = listRouteJavaScript('/login').files.flatMap((f) => f.modules);
-    const about = listRouteJavaScript('/about').files.flatMap((f) => f.modules);
+    const entry = listRouteModules('/login');
+    const about = listRouteModules('/about');
     expect(about).toContain('src/app/routes/app/about.tsx');
     expect(entry).not.toContain('src/app/routes/app/about.tsx');
   });

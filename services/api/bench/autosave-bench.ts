@@ -23,6 +23,7 @@ import { API_ROUTES } from '@admissions/api-contract';
 import { build } from 'esbuild';
 import { formatMs, percentile, reportBench, type BenchCell } from '../../../bench/report';
 import {
+  buildEmbeddedEnv,
   createScratchDatabase,
   findFreePort,
   launchProcess,
@@ -288,20 +289,16 @@ async function runEmbeddedOpenLoop() {
   mkdirSync(logDir);
   const port = await findFreePort();
   const url = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, ...LOAD_RATE_LIMIT_ENV };
-  for (const name of ['DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'S3_BUCKET', 'S3_ENDPOINT']) {
-    delete env[name];
-  }
+  const env = buildEmbeddedEnv({
+    port,
+    dataDir,
+    scratchDir: dataDir,
+    env: { ...LOAD_RATE_LIMIT_ENV, LOG_LEVEL: 'warn', MAX_EVENT_LOOP_DELAY_MS: '0' },
+  });
   Object.assign(env, {
-    PORT: String(port),
     HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
     PUBLIC_URL: url,
     SECRET_KEY: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
-    WEB_DIST: path.join(dataDir, 'no-web-build'),
-    OFFICE_POOL_SIZE: '1',
-    MAX_EVENT_LOOP_DELAY_MS: '0',
   });
   const api = launchProcess('embedded', ['dist/server.js'], env, logDir);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });

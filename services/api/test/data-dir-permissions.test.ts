@@ -15,7 +15,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPdf } from './support/document-fixtures';
 import { createUploadClient } from './support/upload-client';
-import { findFreePort, launchProcess, waitUntilReady } from './support/process-stack';
+import {
+  buildEmbeddedEnv,
+  findFreePort,
+  launchProcess,
+  waitUntilReady,
+} from './support/process-stack';
 import { createTestRuntime, registerApplicant, type TestRuntime } from './support/test-runtime';
 
 /** Every entry under dir with its permission bits, relative paths. */
@@ -120,16 +125,7 @@ describe('DATA_DIR permissions (the server as `npm start` runs it)', () => {
     writeFileSync(path.join(dataDir, 'outbox', 'old-message.json'), '{}');
     chmodSync(path.join(dataDir, 'outbox', 'old-message.json'), 0o644);
     const port = await findFreePort();
-    const env: NodeJS.ProcessEnv = { ...process.env };
-    for (const name of ['DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'S3_BUCKET', 'PUBLIC_URL']) {
-      delete env[name];
-    }
-    Object.assign(env, {
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      WEB_DIST: path.join(root, 'no-web-build'),
-      OFFICE_POOL_SIZE: '1',
-    });
+    const env = buildEmbeddedEnv({ port, dataDir, scratchDir: root });
     // `umask 022; npm start`: what a shell usually hands the server (the child inherits it).
     const previousUmask = process.umask(0o022);
     const server = launchProcess('api', ['src/boot/server.ts'], env, root);

@@ -5,7 +5,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findFreePort, launchProcess, waitUntilReady } from './support/process-stack';
+import {
+  buildEmbeddedEnv,
+  findFreePort,
+  launchProcess,
+  waitUntilReady,
+} from './support/process-stack';
 
 const folders: string[] = [];
 afterAll(() => {
@@ -18,16 +23,11 @@ async function startEmbedded(format: 'text' | 'json') {
   const logDir = path.join(dataDir, 'logs');
   mkdirSync(logDir);
   const port = await findFreePort();
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'S3_BUCKET', 'PUBLIC_URL']) {
-    delete env[name];
-  }
-  Object.assign(env, {
-    PORT: String(port),
-    DATA_DIR: path.join(dataDir, 'data'),
-    LOG_FORMAT: format,
-    WEB_DIST: path.join(dataDir, 'no-web-build'),
-    OFFICE_POOL_SIZE: '1',
+  const env = buildEmbeddedEnv({
+    port,
+    dataDir: path.join(dataDir, 'data'),
+    scratchDir: dataDir,
+    env: { LOG_FORMAT: format },
   });
   const server = launchProcess(`api-${format}`, ['src/boot/server.ts'], env, logDir);
   const url = `http://127.0.0.1:${port}`;

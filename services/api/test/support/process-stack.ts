@@ -88,6 +88,37 @@ export interface ProcessStack {
   stop(): Promise<void>;
 }
 
+/**
+ * The environment of one server on the embedded default as `npm start` runs it, in its own
+ * DATA_DIR: whatever the developer's shell points at other services (PostgreSQL, SMTP, Redis, S3,
+ * a public address) is left out; no web build, one LibreOffice process.
+ */
+export function buildEmbeddedEnv(options: {
+  port: number;
+  dataDir: string;
+  /** A folder of the caller's to name as the (absent) web build. */
+  scratchDir: string;
+  env?: NodeJS.ProcessEnv;
+}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+  for (const name of [
+    'DATABASE_URL',
+    'SMTP_URL',
+    'REDIS_URL',
+    'S3_BUCKET',
+    'S3_ENDPOINT',
+    'PUBLIC_URL',
+  ]) {
+    delete env[name];
+  }
+  return Object.assign(env, {
+    PORT: String(options.port),
+    DATA_DIR: options.dataDir,
+    WEB_DIST: path.join(options.scratchDir, 'no-web-build'),
+    OFFICE_POOL_SIZE: '1',
+  });
+}
+
 export function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
