@@ -82,7 +82,8 @@ export interface RuntimeOptions {
   warmPdfRenderer?: boolean;
   /**
    * The warm-ups above start when this settles (the server: once it listens), so that their
-   * processes — LibreOffice, the renderer's child — do not compete for the CPU with the start.
+   * processes — LibreOffice, the renderer's child — do not compete for the CPU with the start;
+   * so do the job workers' polls and the DATA_DIR permission walk.
    */
   warmAfter?: Promise<unknown>;
 }
@@ -138,7 +139,12 @@ export async function startServices(config: Config, options: ServicesOptions): P
     options.shareEmbeddedDatabase !== false
       ? await startPgliteSocket(database.pglite, config.dataDir)
       : undefined;
-  const { queue, metrics } = await startMeasuredJobQueue(config, database, logger);
+  const { queue, metrics } = await startMeasuredJobQueue(
+    config,
+    database,
+    logger,
+    options.warmAfter,
+  );
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,

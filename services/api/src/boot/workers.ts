@@ -46,6 +46,7 @@ export async function startMeasuredJobQueue(
   config: Config,
   database: Database,
   logger: Logger,
+  workAfter?: PromiseLike<unknown>,
 ): Promise<{ queue: JobQueue; metrics?: Metrics }> {
   const queues = listQueues(config);
   const metrics = config.metricsEnabled
@@ -57,6 +58,7 @@ export async function startMeasuredJobQueue(
   const queue = await startJobQueue(database, logger, {
     queues,
     observeJob: metrics ? (...args) => metrics.observeJob(...args) : undefined,
+    ...(workAfter ? { workAfter } : {}),
   });
   return { queue, metrics };
 }

@@ -24,6 +24,12 @@ export interface JobQueueOptions {
   queues: QueueDefinition[];
   /** Told how long each job handler of this process ran and how it ended (the metrics). */
   observeJob?: JobObserver;
+  /**
+   * Workers begin to poll when this settles (the server: once it listens). Each worker's first
+   * fetch is a query planned afresh, 10–20 ms of PGlite's one engine; before listening they held
+   * up a start by ~0.1 s, and a job waits for a poll anyway.
+   */
+  workAfter?: PromiseLike<unknown>;
 }
 
 export type JobObserver = (queue: string, outcome: 'completed' | 'failed', seconds: number) => void;
@@ -40,48 +46,63 @@ export function maintenanceIntervalSeconds(queues: QueueDefinition[]): number {
 }
 
 const observers = new WeakMap<JobQueue, JobObserver>();
+const workGates = new WeakMap<JobQueue, PromiseLike<unknown>>();
 
 /**
  * Works a queue: pg-boss's work() with the handler measured for the metrics when this process
- * has them (every module's worker goes through here, so none needs to know).
+ * has them (every module's worker goes through here, so none needs to know). With a `workAfter`
+ * gate (startJobQueue) the worker is registered, and polls for the first time, once it opens.
  */
 export function workJobs<T>(
   queue: JobQueue,
   name: string,
   options: PgBoss.WorkOptions & { includeMetadata: true },
   handler: PgBoss.WorkWithMetadataHandler<T>,
-): Promise<string>;
+): Promise<void>;
 export function workJobs<T>(
   queue: JobQueue,
   name: string,
   options: PgBoss.WorkOptions,
   handler: PgBoss.WorkHandler<T>,
-): Promise<string>;
+): Promise<void>;
 export async function workJobs(
   queue: JobQueue,
   name: string,
   options: PgBoss.WorkOptions,
   handler: (jobs: never[]) => Promise<unknown>,
-): Promise<string> {
+): Promise<void> {
   const observe = observers.get(queue);
+  const measured = observe
+    ? async (jobs: never[]) => {
+        const started = performance.now();
+        try {
+          const result = await handler(jobs);
+          observe(name, 'completed', (performance.now() - started) / 1000);
+          return result;
+        } catch (error) {
+          observe(name, 'failed', (performance.now() - started) / 1000);
+          throw error;
+        }
+      }
+    : handler;
   // The overloads above keep callers typed; pg-boss passes whatever its options asked for.
-  const work = queue.work.bind(queue) as unknown as (
-    name: string,
-    options: PgBoss.WorkOptions,
-    handler: (jobs: never[]) => Promise<unknown>,
-  ) => Promise<string>;
-  if (!observe) return work(name, options, handler);
-  return work(name, options, async (jobs) => {
-    const started = performance.now();
-    try {
-      const result = await handler(jobs);
-      observe(name, 'completed', (performance.now() - started) / 1000);
-      return result;
-    } catch (error) {
-      observe(name, 'failed', (performance.now() - started) / 1000);
-      throw error;
-    }
-  });
+  const work = () =>
+    (
+      queue.work.bind(queue) as unknown as (
+        name: string,
+        options: PgBoss.WorkOptions,
+        handler: (jobs: never[]) => Promise<unknown>,
+      ) => Promise<string>
+    )(name, options, measured);
+  const gate = workGates.get(queue);
+  if (!gate) {
+    await work();
+    return;
+  }
+  // The gate opens as the server begins to listen, before any stop could begin.
+  void Promise.resolve(gate)
+    .then(work)
+    .catch((error: unknown) => queue.emit('error', error));
 }
 
 export async function startJobQueue(
@@ -100,14 +121,51 @@ export async function startJobQueue(
   });
   boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
   if (options.observeJob) observers.set(boss, options.observeJob);
+  if (options.workAfter) workGates.set(boss, options.workAfter);
+
   await database.withAdvisoryLock(QUEUE_SETUP_LOCK_ID, async () => {
     await boss.start();
-    // createQueue leaves an existing queue as it was, so updateQueue applies changed options
-    // (a new CONVERSION_TIMEOUT_MS, an old database's expiry) to the jobs sent from now on.
-    for (const { name, options: queueOptions } of options.queues) {
-      await boss.createQueue(name, { name, ...queueOptions });
-      await boss.updateQueue(name, { name, ...queueOptions });
-    }
+    await applyQueueDefinitions(boss, options.queues);
   });
   return boss;
+}
+
+/** The queue settings a definition fixes, as pg-boss stores them (getQueues' names). */
+const QUEUE_SETTINGS = [
+  'retryLimit',
+  'retryDelay',
+  'retryBackoff',
+  'expireInSeconds',
+  'retentionMinutes',
+  'deadLetter',
+] as const;
+
+/**
+ * Creates the missing queues and brings the others to their definition: createQueue leaves an
+ * existing queue as it was, so a changed option (a new CONVERSION_TIMEOUT_MS, an old database's
+ * expiry) needs updateQueue to reach the jobs sent from then on. One read decides: a queue that
+ * already matches gets no statement (on PGlite each create_queue costs 10–50 ms of the one engine,
+ * ~0.1 s of every start for nothing).
+ */
+async function applyQueueDefinitions(boss: PgBoss, queues: QueueDefinition[]): Promise<void> {
+  const stored = new Map((await boss.getQueues()).map((queue) => [queue.name, queue]));
+  for (const { name, options } of queues) {
+    const current = stored.get(name);
+    if (!current) {
+      await boss.createQueue(name, { name, ...options });
+    } else if (differsFromStored(options, current)) {
+      await boss.updateQueue(name, { name, ...options });
+    }
+  }
+}
+
+/** What updateQueue would change: it writes the settings a definition gives and keeps the rest. */
+function differsFromStored(
+  wanted: QueueDefinition['options'],
+  stored: PgBoss.QueueResult,
+): boolean {
+  if ((wanted.policy ?? 'standard') !== stored.policy) return true;
+  return QUEUE_SETTINGS.some(
+    (setting) => wanted[setting] !== undefined && wanted[setting] !== stored[setting],
+  );
 }
