@@ -50,8 +50,8 @@ function requireValid(form: AuthForm, fields: AuthFields): void {
   if (message) throw new AppError('VALIDATION_FAILED', message);
 }
 
-function requireUncommonPassword(password: string): void {
-  if (isCommonPassword(password)) {
+async function requireUncommonPassword(password: string): Promise<void> {
+  if (await isCommonPassword(password)) {
     throw new AppError('PASSWORD_TOO_COMMON', MESSAGES.passwordTooCommon);
   }
 }
@@ -84,7 +84,7 @@ export function createAuthService(deps: AuthDeps) {
       password: string;
     }): Promise<{ message: string; signupToken: string }> {
       requireValid('signup', input);
-      requireUncommonPassword(input.password);
+      await requireUncommonPassword(input.password);
       const email = normalizeEmail(input.username);
       const passwordHash = await hashPassword(input.password);
       // Made for every address, so the answer (and its cookie) is the same for all of them.
@@ -205,7 +205,7 @@ export function createAuthService(deps: AuthDeps) {
       id: string;
     }): Promise<string> {
       requireValid('reset', input);
-      requireUncommonPassword(input.password);
+      await requireUncommonPassword(input.password);
       const email = normalizeEmail(input.username);
       const now = clock.now();
       // Hashed before the link is looked at, so a wrong link costs what a right one does.

@@ -146,7 +146,7 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
       });
       const message = errors.password?.[0] ?? errors.confirm_password?.[0];
       if (message) throw new AppError('VALIDATION_FAILED', message);
-      if (isCommonPassword(input.password)) {
+      if (await isCommonPassword(input.password)) {
         throw new AppError('PASSWORD_TOO_COMMON', MESSAGES.passwordTooCommon);
       }
       const passwordHash = await hashPassword(input.password);
