@@ -4,7 +4,6 @@
 import { createHash } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { applicationPdfFileName } from '@admissions/answer-view/file-name';
 import type { Db } from '../../platform/db/connect';
 import { isProcessAlive } from '../../platform/lib/process-alive';
 import { buildCombinedPdf } from './combined';
@@ -179,6 +178,9 @@ async function runLocked(
   await mkdir(pdfDir, { recursive: true });
   await removeTemporaryFiles(out);
   await removeTemporaryFiles(pdfDir);
+  // Loaded here, not with the module: the server bundles this file, and the namer's
+  // transliteration table (~0.5 MB) is not worth parsing at every start of the server.
+  const { applicationPdfFileName } = await import('@admissions/answer-view/file-name');
   const targetOf = (app: SelectedApplication) =>
     path
       .relative(out, path.join(pdfDir, applicationPdfFileName(app.nameAnswers, app.id)))

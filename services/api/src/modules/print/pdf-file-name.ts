@@ -1,8 +1,16 @@
 // The one way a route sends an application PDF as a download (the applicant's and the staff's),
 // named by `applicationPdfFileName` — the name the batch export gives the same application.
 import type { FastifyReply } from 'fastify';
-import { applicationPdfFileName } from '@admissions/answer-view/file-name';
 import { APPLICANT_NAME_KEYS } from '@admissions/form';
+
+// Loaded at the first download, not at start: its transliteration table is ~0.5 MB that V8
+// would otherwise parse at every start of the server.
+let fileNames: Promise<typeof import('@admissions/answer-view/file-name')> | undefined;
+
+async function nameApplicationPdf(answers: Record<string, string>, applicationId: string) {
+  fileNames ??= import('@admissions/answer-view/file-name');
+  return (await fileNames).applicationPdfFileName(answers, applicationId);
+}
 
 /**
  * `attachment; filename="…"`. The name is ASCII letters, digits, `-`, `_` and `.` only, so it
@@ -16,17 +24,15 @@ export function attachmentDisposition(fileName: string): string {
 /** The answers a file name is made of: plain answers, never sealed ones (read without decrypting). */
 export const PDF_NAME_KEYS = [APPLICANT_NAME_KEYS.last, APPLICANT_NAME_KEYS.first] as const;
 
-export function sendPdfAttachment(
+export async function sendPdfAttachment(
   reply: FastifyReply,
   bytes: Uint8Array,
   answers: Record<string, string>,
   applicationId: string,
 ) {
+  const fileName = await nameApplicationPdf(answers, applicationId);
   return reply
     .type('application/pdf')
-    .header(
-      'content-disposition',
-      attachmentDisposition(applicationPdfFileName(answers, applicationId)),
-    )
+    .header('content-disposition', attachmentDisposition(fileName))
     .send(Buffer.from(bytes));
 }
