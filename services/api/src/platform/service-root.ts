@@ -22,8 +22,8 @@ export const SERVICE_ROOT = findServiceRoot(import.meta.dirname);
 /** The repository (the SPA's build is found from here). */
 export const REPO_ROOT = path.resolve(SERVICE_ROOT, '../..');
 
-/** True in the bundle: every file of it is JavaScript; under tsx this file is .ts. */
-export const RUNNING_COMPILED = import.meta.url.endsWith('.js');
+/** True in the bundle (dist/*.js, and the server's dist/server.cjs); under tsx this file is .ts. */
+export const RUNNING_COMPILED = !import.meta.url.endsWith('.ts');
 
 /**
  * A file that Node starts or imports by path (a child's entry, a task registry): its source
