@@ -7,6 +7,7 @@
 // Entry points are the files Node starts or imports by path: the server, the CLI, the sandbox
 // child and its task registries (platform/service-root.ts locates them in dist/ by base name).
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
@@ -110,9 +111,27 @@ await build({
   entryPoints: ['src/boot/server.ts'],
   outfile: path.join(outdir, 'server.cjs'),
   format: 'cjs',
+  // import() of a package left in node_modules becomes require(): on Node 20 a script run from a
+  // code cache loses its dynamic-import callback (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), and the
+  // callback that serves import() to vm scripts is still experimental. Every such package has a
+  // CommonJS entry (checked below).
+  supported: { 'dynamic-import': false },
   define: { 'import.meta.url': '__importMetaUrl', 'import.meta.dirname': '__dirname' },
   banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+// What the server require()s from node_modules must be there as CommonJS (see `supported` above);
+// pg-native is pg's optional native driver, never installed.
+const requireFromServer = createRequire(path.join(outdir, 'server.cjs'));
+for (const [, name] of readFileSync(path.join(outdir, 'server.cjs'), 'utf8').matchAll(
+  /\brequire\("([^".][^"]*)"\)/g,
+)) {
+  if (isBuiltin(name) || name === 'pg-native') continue;
+  try {
+    requireFromServer.resolve(name);
+  } catch {
+    throw new Error(`dist/server.cjs requires ${name}, which has no CommonJS entry to load`);
+  }
+}
 await build({
   ...common,
   entryPoints: ['src/boot/server-loader.ts'],

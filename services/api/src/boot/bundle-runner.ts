@@ -20,8 +20,6 @@ function compileBundle(bundle: string, cachedData: Buffer | undefined): vm.Scrip
       filename: bundle,
       lineOffset: -1,
       ...(cachedData ? { cachedData } : {}),
-      // The bundle import()s the packages it leaves in node_modules (several are ES modules).
-      importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     },
   );
 }
