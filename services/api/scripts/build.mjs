@@ -14,17 +14,17 @@ import { build } from 'esbuild';
 
 const root = path.resolve(import.meta.dirname, '..');
 // npm packages that stay files of node_modules: they load files beside their code by path
-// (WebAssembly, native addons, static assets, pino's worker, ioredis's own package.json through
-// __dirname, which an ESM bundle has not) or are big and only ever loaded in a child or lazily.
+// (WebAssembly, native addons, static assets, ioredis's own package.json through __dirname, which
+// an ESM bundle has not) or are big and only ever loaded in a child or lazily. pino is bundled,
+// thread-stream with it: this service never uses pino's transports, the one part that starts a
+// worker from a file by path.
 const external = [
   '@electric-sql/pglite',
   '@electric-sql/pglite-socket',
   '@node-rs/argon2',
   'sharp',
   '@fastify/swagger-ui',
-  'pino',
   'pino-pretty',
-  'thread-stream',
   'pg-native',
   'ioredis',
   // CommonJS packages the code imports with import(): in a split bundle esbuild hands such an

@@ -1,7 +1,6 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import { sql } from 'drizzle-orm';
@@ -135,6 +134,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   if (config.enableDocs) {
+    // Loaded only where the UI is on (off by default).
+    const { default: swaggerUi } = await import('@fastify/swagger-ui');
     await app.register(swaggerUi, {
       routePrefix: '/docs',
       staticCSP: true,

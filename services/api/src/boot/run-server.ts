@@ -28,25 +28,42 @@ function formatReady(config: Config): string {
   return `${ready.publicUrl} (listening on ${ready.address}) · data ${ready.dataDir} · database ${ready.database} · e-mail ${ready.mail}`;
 }
 
+/**
+ * How long after it listens the server begins its background work: the job workers' first polls,
+ * LibreOffice and the PDF renderer's child, the DATA_DIR walk. Requests that waited for the start
+ * (a load balancer's health check, browsers retrying through a restart) are answered first,
+ * instead of queueing behind the workers' first fetches on PGlite's one engine (10–30 ms each
+ * while cold) and the children's forks, which block this loop 5–40 ms each while the kernel copies
+ * a process holding PGlite's memory: ~50 ms in all on the first answer (bench/startup-bench.ts).
+ */
+const BACKGROUND_WORK_DELAY_MS = 250;
+
 export async function runServer(config: Config, openingPglite?: Promise<PGlite>): Promise<void> {
   const { logger, logs } = createProcessLogger(config);
-  let markListening!: () => void;
-  const listening = new Promise<void>((resolve) => (markListening = resolve));
+  let startBackgroundWork!: () => void;
+  let stopping = false;
+  const backgroundWork = new Promise<void>((resolve) => (startBackgroundWork = resolve));
   const runtime = await startRuntime(config, {
     logger,
     ...(openingPglite ? { openingPglite } : {}),
     warmConversionPool: true,
     warmPdfRenderer: true,
-    warmAfter: listening,
+    warmAfter: backgroundWork,
   });
   await runtime.app.listen({ port: config.port, host: config.host });
-  markListening();
+  // Never after a stop began: the queue and the pools would be closing under it.
+  setTimeout(() => {
+    if (!stopping) startBackgroundWork();
+  }, BACKGROUND_WORK_DELAY_MS);
   logger.info(describeReady(config), `Ready: ${formatReady(config)}`);
 
   stopOnSignals({
     logger,
     budgetMs: config.shutdownTimeoutMs,
-    close: (deadline) => runtime.close({ deadline }),
+    close: (deadline) => {
+      stopping = true;
+      return runtime.close({ deadline });
+    },
     logs,
   });
 }

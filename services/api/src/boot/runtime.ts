@@ -81,9 +81,9 @@ export interface RuntimeOptions {
   /** Load the PDF fonts and render once at boot (the server does). */
   warmPdfRenderer?: boolean;
   /**
-   * The warm-ups above start when this settles (the server: once it listens), so that their
-   * processes — LibreOffice, the renderer's child — do not compete for the CPU with the start;
-   * so do the job workers' polls and the DATA_DIR permission walk.
+   * The warm-ups above start when this settles (the server: shortly after it listens), so that
+   * their processes — LibreOffice, the renderer's child — do not compete for the CPU with the
+   * start; so do the job workers' polls and the DATA_DIR permission walk.
    */
   warmAfter?: Promise<unknown>;
 }

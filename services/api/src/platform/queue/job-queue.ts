@@ -25,9 +25,9 @@ export interface JobQueueOptions {
   /** Told how long each job handler of this process ran and how it ended (the metrics). */
   observeJob?: JobObserver;
   /**
-   * Workers begin to poll when this settles (the server: once it listens). Each worker's first
-   * fetch is a query planned afresh, 10–20 ms of PGlite's one engine; before listening they held
-   * up a start by ~0.1 s, and a job waits for a poll anyway.
+   * Workers begin to poll when this settles (the server: shortly after it listens, never once a
+   * stop began). Each worker's first fetch is a query planned afresh, 10–30 ms of PGlite's one
+   * engine; before listening they held up a start by ~0.1 s, and a job waits for a poll anyway.
    */
   workAfter?: PromiseLike<unknown>;
 }
@@ -99,7 +99,6 @@ export async function workJobs(
     await work();
     return;
   }
-  // The gate opens as the server begins to listen, before any stop could begin.
   void Promise.resolve(gate)
     .then(work)
     .catch((error: unknown) => queue.emit('error', error));
