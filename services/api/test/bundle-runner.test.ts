@@ -3,7 +3,7 @@
 // server's: the cache is used when it fits and refused when it does not, and a stack trace
 // names the TypeScript file and line under --enable-source-maps.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -83,6 +83,22 @@ else console.log(JSON.stringify(runBundle(${JSON.stringify(bundle)})));\n`,
     const foreign = run([]);
     expect(foreign.cacheUsed).toBe(false);
     expect(foreign.stack).toContain('age must not be negative');
+  });
+
+  it('does not run an edited bundle from the cache of the old one, even at the same length', () => {
+    run([], '--write');
+    const original = readFileSync(bundle, 'utf8');
+    try {
+      // V8 itself compares only the length of the source.
+      const edited = original.replace('age must not be negative', 'AGE MUST NOT BE NEGATIVE');
+      expect(edited.length).toBe(original.length);
+      writeFileSync(bundle, edited);
+      const result = run([]);
+      expect(result.cacheUsed).toBe(false);
+      expect(result.stack).toContain('AGE MUST NOT BE NEGATIVE');
+    } finally {
+      writeFileSync(bundle, original);
+    }
   });
 
   it('names the TypeScript file and line in a stack trace under --enable-source-maps', () => {
