@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import type { Logger } from 'pino';
 import type PinoPretty from 'pino-pretty';
 import type { Config } from '../platform/config';
+import type { HeldSignals } from './held-signals';
 import { createLogger } from '../platform/logging/logger';
 import {
   createServerLogDestination,
@@ -46,6 +47,8 @@ export interface StopOnSignalsOptions {
   /** Stops the process's work; requests and jobs get until `deadline` (epoch ms). */
   close(deadline: number): Promise<void>;
   logs: ServerLogDestination;
+  /** Signals the entry point held while the process started: one received then stops it now. */
+  held?: HeldSignals;
 }
 
 /**
@@ -55,7 +58,7 @@ export interface StopOnSignalsOptions {
  * process (and the LibreOffice processes it has to reap) alive; it exits 1. A second signal
  * exits 1 at once.
  */
-export function stopOnSignals({ logger, budgetMs, close, logs }: StopOnSignalsOptions): void {
+export function stopOnSignals({ logger, budgetMs, close, logs, held }: StopOnSignalsOptions): void {
   // A log line is never worth a failed exit: the write may throw (EPIPE) or the line be lost.
   const log = (write: () => void) => {
     try {
@@ -97,4 +100,7 @@ export function stopOnSignals({ logger, budgetMs, close, logs }: StopOnSignalsOp
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  held?.release();
+  const early = held?.received();
+  if (early) void stop(early);
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Config } from '../platform/config';
 import { describePostgres } from '../platform/db/command-database';
+import type { HeldSignals } from './held-signals';
 import { createProcessLogger, stopOnSignals } from './process-lifecycle';
 import { startRuntime } from './runtime';
 
@@ -38,32 +39,43 @@ function formatReady(config: Config): string {
  */
 const BACKGROUND_WORK_DELAY_MS = 250;
 
-export async function runServer(config: Config, openingPglite?: Promise<PGlite>): Promise<void> {
+export async function runServer(
+  config: Config,
+  openingPglite?: Promise<PGlite>,
+  held?: HeldSignals,
+): Promise<void> {
   const { logger, logs } = createProcessLogger(config);
   let startBackgroundWork!: () => void;
   let stopping = false;
   const backgroundWork = new Promise<void>((resolve) => (startBackgroundWork = resolve));
-  const runtime = await startRuntime(config, {
+  const starting = startRuntime(config, {
     logger,
     ...(openingPglite ? { openingPglite } : {}),
     warmConversionPool: true,
     warmPdfRenderer: true,
     warmAfter: backgroundWork,
   });
+  // From the start, not once listening: a first start (PostgreSQL's initdb, the migrations) takes
+  // seconds, and a SIGTERM then (an orchestrator giving up, Ctrl-C) killed the process mid-write,
+  // leaving the CLI's socket behind. Now the start finishes, nothing listens, and all closes; a
+  // signal from before this point was held by the entry point (held-signals.ts).
+  stopOnSignals({
+    logger,
+    budgetMs: config.shutdownTimeoutMs,
+    close: async (deadline) => {
+      stopping = true;
+      const runtime = await starting;
+      await runtime.close({ deadline });
+    },
+    logs,
+    ...(held ? { held } : {}),
+  });
+  const runtime = await starting;
+  if (stopping) return;
   await runtime.app.listen({ port: config.port, host: config.host });
   // Never after a stop began: the queue and the pools would be closing under it.
   setTimeout(() => {
     if (!stopping) startBackgroundWork();
   }, BACKGROUND_WORK_DELAY_MS);
   logger.info(describeReady(config), `Ready: ${formatReady(config)}`);
-
-  stopOnSignals({
-    logger,
-    budgetMs: config.shutdownTimeoutMs,
-    close: (deadline) => {
-      stopping = true;
-      return runtime.close({ deadline });
-    },
-    logs,
-  });
 }

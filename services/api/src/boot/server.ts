@@ -3,10 +3,13 @@
 // the rest of the service (run-server.ts), so that PGlite reads and compiles its WebAssembly while
 // Node loads and compiles ours (about a fifth of a start on the embedded default).
 import { ConfigError, loadConfig } from '../platform/config';
+import { holdSignals } from './held-signals';
 import { openPgliteFiles } from '../platform/db/open-pglite';
 import { closePrivateDataDir, restrictNewFiles } from '../platform/lib/private-data-dir';
 
 async function main(): Promise<void> {
+  // Before anything can be half done (held-signals.ts).
+  const held = holdSignals();
   let config;
   try {
     config = loadConfig();
@@ -24,7 +27,7 @@ async function main(): Promise<void> {
   // Awaited by startServices; until then a failure must not count as unhandled.
   openingPglite?.catch(() => undefined);
   const { runServer } = await import('./run-server');
-  await runServer(config, openingPglite);
+  await runServer(config, openingPglite, held);
 }
 
 main().catch((error: unknown) => {
