@@ -12,7 +12,6 @@
 //
 //   npm run bench -w services/api -- autosave
 //   AUTOSAVE_DURATION_S=5 npm run bench -w services/api -- autosave
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -23,6 +22,7 @@ import { API_ROUTES } from '@admissions/api-contract';
 import { build } from 'esbuild';
 import { formatMs, percentile, reportBench, type BenchCell } from '../../../bench/report';
 import {
+  buildCompiledService,
   buildEmbeddedEnv,
   createScratchDatabase,
   findFreePort,
@@ -112,15 +112,6 @@ async function restoreSeededAnswers(applicants: readonly Applicant[]): Promise<v
 }
 
 const serviceRoot = path.resolve(import.meta.dirname, '..');
-
-/** dist/ as `npm start` runs it, rebuilt only when the sources changed. */
-function buildService(): void {
-  const result = spawnSync(process.execPath, ['../../scripts/build-if-stale.mjs', 'api'], {
-    cwd: serviceRoot,
-    stdio: 'inherit',
-  });
-  if (result.status !== 0) throw new Error('building the service failed');
-}
 
 /** The least server as one bundled file, as esbuild bundles the API (Fastify and pg inside). */
 async function bundleLeastServer(outDir: string): Promise<string> {
@@ -355,7 +346,7 @@ async function runEmbeddedOpenLoop() {
   }
 }
 
-buildService();
+buildCompiledService();
 const compared = await compareWithLeastServer();
 const embedded = await runEmbeddedOpenLoop();
 

@@ -5,12 +5,12 @@
 // under tsx. tsx is measured twice: as the Docker image and a first `npm start` ran it before the
 // compiled build — no transform cache, so every TypeScript file compiled at each start (a new
 // container's /tmp is empty) — and as a developer's restart, with tsx's on-disk cache warm.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { formatMs, percentile, reportBench } from '../../../bench/report';
+import { buildCompiledService, findFreePort } from '../test/support/process-stack';
 
 // Nine of each: single starts on a 2-core machine vary by ±30 ms; the median of nine holds still.
 const ROUNDS = Number(process.env.STARTUP_BENCH_ROUNDS ?? 9);
@@ -27,17 +27,6 @@ const COMMANDS = {
 } as const;
 type Variant = keyof typeof COMMANDS;
 const VARIANTS = Object.keys(COMMANDS) as Variant[];
-
-function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 async function measureStart(variant: Variant, dataDir: string): Promise<number> {
   const port = await findFreePort();
@@ -73,11 +62,7 @@ async function measureStart(variant: Variant, dataDir: string): Promise<number> 
 }
 
 async function main(): Promise<void> {
-  const build = spawnSync(process.execPath, ['../../scripts/build-if-stale.mjs', 'api'], {
-    cwd: serviceRoot,
-    stdio: 'inherit',
-  });
-  if (build.status !== 0) throw new Error('building the service failed');
+  buildCompiledService();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'startup-bench-'));
   try {
     // Creates and migrates the embedded database once; every measured start finds it ready.

@@ -4,8 +4,9 @@
 // TypeScript source), and the npm packages that allow it: a start then reads a few files instead of
 // resolving and compiling hundreds of node_modules files one by one (issue #16: start-up).
 //
-// Entry points are the files Node starts or imports by path: the server, the CLI, the sandbox
-// child and its task registries (platform/service-root.ts locates them in dist/ by base name).
+// Entry points are the files Node starts or imports by path: the server (dist/server.js, the
+// loader of dist/server.cjs), the CLI, the sandbox child and its task registries
+// (platform/service-root.ts locates them in dist/ by base name).
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
@@ -104,12 +105,12 @@ await build({
   },
 });
 // The server: one CommonJS file that boot/server-loader.ts (dist/server.js) compiles with a V8
-// code cache. import() of our own modules stays lazy (esbuild defers their evaluation), and of
-// node_modules packages is Node's own import().
+// code cache. import() of our own modules stays lazy (esbuild defers their evaluation).
+const serverBundle = path.join(outdir, 'server.cjs');
 await build({
   ...common,
   entryPoints: ['src/boot/server.ts'],
-  outfile: path.join(outdir, 'server.cjs'),
+  outfile: serverBundle,
   format: 'cjs',
   // import() of a package left in node_modules becomes require(): on Node 20 a script run from a
   // code cache loses its dynamic-import callback (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), and the
@@ -121,8 +122,8 @@ await build({
 });
 // What the server require()s from node_modules must be there as CommonJS (see `supported` above);
 // pg-native is pg's optional native driver, never installed.
-const requireFromServer = createRequire(path.join(outdir, 'server.cjs'));
-for (const [, name] of readFileSync(path.join(outdir, 'server.cjs'), 'utf8').matchAll(
+const requireFromServer = createRequire(serverBundle);
+for (const [, name] of readFileSync(serverBundle, 'utf8').matchAll(
   /\brequire\("([^".][^"]*)"\)/g,
 )) {
   if (isBuiltin(name) || name === 'pg-native') continue;

@@ -8,7 +8,7 @@ import vm from 'node:vm';
 import { mapBundleStackTraces } from './bundle-stack-traces';
 
 /** Where the cache of a bundle is kept: beside it. */
-export function codeCachePath(bundle: string): string {
+function codeCachePath(bundle: string): string {
   return `${bundle}.cache`;
 }
 

@@ -54,7 +54,7 @@ export function mapBundleStackTraces(bundle: string): void {
       const line = site.getLineNumber();
       const column = site.getColumnNumber();
       if (!file || line === null || column === null) return `    at ${text}`;
-      const original = originalOf(file.startsWith('file://') ? toPath(file) : file, line, column);
+      const original = originalOf(toPath(file), line, column);
       if (!original) return `    at ${text}`;
       return `    at ${text.replace(
         `${file}:${line}:${column}`,

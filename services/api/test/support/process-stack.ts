@@ -16,7 +16,7 @@
 // worker) with `tests/support/exit-with-parent.mjs` preloaded: when this process dies without
 // calling stop(), the closed stdin pipe makes each child end its group. Output goes straight to a
 // log file per process (not through this process, which may be busy generating load).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
@@ -64,7 +64,8 @@ export interface ProcessStackOptions {
   env?: Record<string, string>;
   /**
    * Run the compiled build (dist/server.js, dist/cli.js: what `npm start` and the image run; the
-   * caller builds it) instead of the sources under tsx. Benchmarks measure this.
+   * caller builds it with buildCompiledService) instead of the sources under tsx. Benchmarks
+   * measure this.
    */
   compiled?: boolean;
 }
@@ -117,6 +118,15 @@ export function buildEmbeddedEnv(options: {
     WEB_DIST: path.join(options.scratchDir, 'no-web-build'),
     OFFICE_POOL_SIZE: '1',
   });
+}
+
+/** services/api/dist as `npm start` runs it, rebuilt first when its sources changed. */
+export function buildCompiledService(): void {
+  const result = spawnSync(process.execPath, ['../../scripts/build-if-stale.mjs', 'api'], {
+    cwd: API_DIR,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) throw new Error('building the service failed');
 }
 
 export function findFreePort(): Promise<number> {

@@ -1,17 +1,7 @@
 // The one way a route sends an application PDF as a download (the applicant's and the staff's),
 // named by `applicationPdfFileName` — the name the batch export gives the same application.
 import type { FastifyReply } from 'fastify';
-import type * as FileNames from '@admissions/answer-view/file-name';
 import { APPLICANT_NAME_KEYS } from '@admissions/form';
-
-// Loaded at the first download, not at start: its transliteration table is ~0.5 MB that V8
-// would otherwise parse at every start of the server.
-let fileNames: Promise<typeof FileNames> | undefined;
-
-async function nameApplicationPdf(answers: Record<string, string>, applicationId: string) {
-  fileNames ??= import('@admissions/answer-view/file-name');
-  return (await fileNames).applicationPdfFileName(answers, applicationId);
-}
 
 /**
  * `attachment; filename="…"`. The name is ASCII letters, digits, `-`, `_` and `.` only, so it
@@ -31,7 +21,10 @@ export async function sendPdfAttachment(
   answers: Record<string, string>,
   applicationId: string,
 ) {
-  const fileName = await nameApplicationPdf(answers, applicationId);
+  // Loaded at the first download, not with the module: the namer's transliteration table is
+  // ~0.5 MB that V8 would otherwise parse at every start of the server.
+  const { applicationPdfFileName } = await import('@admissions/answer-view/file-name');
+  const fileName = applicationPdfFileName(answers, applicationId);
   return reply
     .type('application/pdf')
     .header('content-disposition', attachmentDisposition(fileName))
