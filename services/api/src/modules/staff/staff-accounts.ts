@@ -11,12 +11,27 @@ import type { Clock } from '../../platform/lib/clock';
 import { generateToken, hashToken, seal, unseal } from '../../platform/lib/crypto';
 import { hashPassword, isCommonPassword, verifyPassword } from '../auth';
 import { FAILURE_MEMORY_MS, LOCKOUT_MAX_SECONDS, LOCKOUT_THRESHOLD } from '../auth';
+import {
+  clearAttempts,
+  reserveAttempt,
+  type AttemptPolicy,
+} from '../../platform/db/attempt-throttle';
 import { createStaffSession, revokeAllStaffSessions } from './staff-sessions';
 
 export const STAFF_SETUP_TTL_MS = 24 * 60 * 60 * 1000;
 /** The issuer shown in the authenticator app. */
 export const TOTP_ISSUER = 'Admissions staff';
 const TOTP_STEP_SECONDS = 30;
+const STAFF_ATTEMPTS: AttemptPolicy = {
+  threshold: LOCKOUT_THRESHOLD,
+  maxLockSeconds: LOCKOUT_MAX_SECONDS,
+  memoryMs: FAILURE_MEMORY_MS,
+};
+/**
+ * The TOTP step counts under its own key, per member, in the same table: a right password clears
+ * the password count (it was no failure) but never this one, so only a right code does.
+ */
+const totpKey = (staffId: string) => `totp:${staffId}`;
 
 export type StaffMember = typeof staffMembers.$inferSelect;
 
@@ -40,39 +55,17 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
   }
 
   /**
-   * Counts the attempt BEFORE checking anything (so parallel guesses cannot all slip in under the
-   * limit) and refuses while locked: 2^(n-5) s from the fifth failure, at most 15 minutes, as
-   * for applicants. A success clears the counter.
+   * Reserves an attempt under `key` BEFORE anything is verified (one upsert, so a burst queues on
+   * the row and no more guesses are verified than the count allows) and refuses while locked:
+   * 2^(n-5) s from the fifth failure, at most 15 minutes, as for applicants.
    */
-  async function countAttempt(email: string, now: Date): Promise<void> {
-    const nowIso = now.toISOString();
-    const forgetBefore = new Date(now.getTime() - FAILURE_MEMORY_MS).toISOString();
-    const locked = await db.execute<{ locked_until: string | Date | null }>(sql`
-      SELECT locked_until FROM staff_login_throttle
-      WHERE email = ${email} AND locked_until > ${nowIso}::timestamptz`);
-    const until = locked.rows[0]?.locked_until;
-    if (until) {
-      const seconds = Math.ceil((new Date(until).getTime() - now.getTime()) / 1000);
+  async function reserve(key: string, now: Date): Promise<void> {
+    const lockedFor = await reserveAttempt(db, staffLoginThrottle, key, now, STAFF_ATTEMPTS);
+    if (lockedFor !== null) {
       throw new AppError('ACCOUNT_LOCKED', MESSAGES.accountLocked, {
-        headers: { 'retry-after': String(Math.max(1, seconds)) },
+        headers: { 'retry-after': String(lockedFor) },
       });
     }
-    await db.execute(sql`
-      INSERT INTO staff_login_throttle (email, failures, locked_until, last_failure_at)
-      VALUES (${email}, 1, NULL, ${nowIso}::timestamptz)
-      ON CONFLICT (email) DO UPDATE SET
-        failures = CASE WHEN staff_login_throttle.last_failure_at < ${forgetBefore}::timestamptz
-                        THEN 1 ELSE staff_login_throttle.failures + 1 END,
-        last_failure_at = EXCLUDED.last_failure_at`);
-    await db.execute(sql`
-      UPDATE staff_login_throttle
-      SET locked_until = ${nowIso}::timestamptz
-        + make_interval(secs => LEAST(power(2, failures - ${LOCKOUT_THRESHOLD}), ${LOCKOUT_MAX_SECONDS}))
-      WHERE email = ${email} AND failures >= ${LOCKOUT_THRESHOLD}`);
-  }
-
-  async function clearAttempts(email: string): Promise<void> {
-    await db.delete(staffLoginThrottle).where(eq(staffLoginThrottle.email, email));
   }
 
   return {
@@ -169,11 +162,13 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
     }> {
       const email = normalizeEmail(input.email);
       const now = clock.now();
-      await countAttempt(email, now);
+      await reserve(email, now);
       const member = await findByEmail(email);
       const usable = member && member.source === 'local' && !member.disabledAt ? member : undefined;
       const ok = await verifyPassword(usable?.passwordHash ?? null, input.password);
       if (!usable || !ok) throw new AppError('LOGIN_FAILED', STAFF_MESSAGES.loginFailed);
+      // The right password was no failure: an abandoned TOTP step must not lock the member out.
+      await clearAttempts(db, staffLoginThrottle, email);
       let enrol: { otpauth_uri: string; secret: string } | null = null;
       if (!usable.totpConfirmedAt) {
         // A new secret on every unfinished enrolment: one shown earlier and never confirmed dies.
@@ -189,7 +184,8 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
     },
 
     /**
-     * The TOTP step of a pending sign-in: counted like a password attempt; a code works once.
+     * The TOTP step of a pending sign-in: counted and locked like a password attempt, under its
+     * own per-member key; a code works once.
      * Confirms the enrolment on first use. The caller swaps the pending session for a full one.
      */
     async verifyTotp(staffId: string, code: string): Promise<string> {
@@ -203,7 +199,7 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
       if (!member || member.disabledAt || !member.totpSecret) {
         throw new AppError('STAFF_SESSION_INVALID', STAFF_MESSAGES.sessionInvalid);
       }
-      await countAttempt(member.email, now);
+      await reserve(totpKey(staffId), now);
       const totp = totpAt(now);
       const secret = unseal(encryptionKey, member.totpSecret);
       const delta = /^\d{6}$/.test(code) ? totp.checkDelta(code, secret) : null;
@@ -222,7 +218,7 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
         )
         .returning({ id: staffMembers.id });
       if (updated.length === 0) throw new AppError('TOTP_REJECTED', STAFF_MESSAGES.codeRejected);
-      await clearAttempts(member.email);
+      await clearAttempts(db, staffLoginThrottle, totpKey(staffId));
       return createStaffSession(db, staffId, 'full', now);
     },
   };

@@ -1,0 +1,151 @@
+// Issue #26: the staff area's check-then-writes under concurrent requests, on both drivers
+// (PGlite serialises statements, so a race shows on PostgreSQL). Each burst sends >= 30 requests
+// at once and counts what the server actually verified: a 401 means the password or code was
+// compared, a 429 that it was refused unseen.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticator } from 'otplib';
+import type { LightMyRequestResponse } from 'fastify';
+import { STAFF_MESSAGES } from '@admissions/api-contract';
+import { createStaffAccounts } from '../src/modules/staff/staff-accounts';
+import {
+  availableDrivers,
+  cookiesOf,
+  createTestRuntime,
+  type TestRuntime,
+} from './support/test-runtime';
+
+const STAFF_PASSWORD = 'Quartz-Meadow-Harbor-73';
+const BURST = 30;
+
+describe.each(availableDrivers())('staff area under concurrent requests (%s)', (driver) => {
+  let t: TestRuntime;
+
+  const post = (url: string, body: unknown, cookies?: Record<string, string>) =>
+    t.request({ method: 'POST', url, body, cookies });
+  const codeAt = (secret: string, offsetSteps = 0) =>
+    authenticator.clone({ epoch: t.clock.now().getTime() + offsetSteps * 30_000 }).generate(secret);
+  const login = (email: string, password = STAFF_PASSWORD) =>
+    post('/staff/auth/login', { email, password });
+
+  /** `staff add`, the set-up link, the first sign-in with its enrolment; returns the secret. */
+  async function enrolStaff(email: string, role: 'reader' | 'exporter' = 'reader') {
+    const accounts = createStaffAccounts({
+      db: t.runtime.database.db,
+      clock: t.clock,
+      encryptionKey: t.runtime.secrets.encryptionKey,
+    });
+    const { setupToken } = await accounts.add({ email, role });
+    const setup = await post('/staff/auth/setup', {
+      token: setupToken,
+      password: STAFF_PASSWORD,
+      confirm_password: STAFF_PASSWORD,
+    });
+    expect(setup.statusCode, setup.body).toBe(200);
+    const first = await login(email);
+    expect(first.statusCode, first.body).toBe(200);
+    const { secret } = first.json<{ enrol: { secret: string } }>().enrol;
+    const totp = await post('/staff/auth/totp', { code: codeAt(secret) }, cookiesOf(first));
+    expect(totp.statusCode, totp.body).toBe(200);
+    // The next code of the same step would be a replay: move on a step.
+    t.clock.advance(30_000);
+    return { secret, jar: cookiesOf(totp) };
+  }
+
+  /** How many of the answers verified something (401), checking the rest were locked (429). */
+  function countVerified(answers: LightMyRequestResponse[]): number {
+    const verified = answers.filter((res) => res.statusCode === 401).length;
+    const locked = answers.filter((res) => res.statusCode === 429);
+    expect(verified + locked.length, answers.map((res) => res.statusCode).join()).toBe(
+      answers.length,
+    );
+    for (const res of locked) expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    return verified;
+  }
+
+  /** Six digits that are none of the codes the ±1-step window accepts now. */
+  function wrongCodes(secret: string, count: number): string[] {
+    const valid = new Set([codeAt(secret, -1), codeAt(secret), codeAt(secret, 1)]);
+    const codes: string[] = [];
+    for (let n = 0; codes.length < count; n++) {
+      const code = String(100_000 + n * 7919).padStart(6, '0');
+      if (!valid.has(code)) codes.push(code);
+    }
+    return codes;
+  }
+
+  beforeAll(async () => {
+    t = await createTestRuntime(driver);
+  }, 60_000);
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('a burst of wrong passwords gets 5 verified, and 1 per burst after each lock runs out', async () => {
+    const email = 'burst@staff.example.edu';
+    await enrolStaff(email);
+    const burst = async () =>
+      countVerified(
+        await Promise.all(
+          Array.from({ length: BURST }, (_, i) => login(email, `Wrong-Password-${i}-xyz`)),
+        ),
+      );
+    expect(await burst()).toBe(5);
+    expect(await burst()).toBe(0);
+    // The fifth failure locked for 1 s, the sixth for 2 s, the seventh for 4 s.
+    for (const lockMs of [1000, 2000, 4000]) {
+      t.clock.advance(lockMs + 1);
+      expect(await burst()).toBe(1);
+    }
+    // The owner gets in once the last lock has passed.
+    t.clock.advance(8001);
+    expect((await login(email)).statusCode).toBe(200);
+  }, 60_000);
+
+  it('a burst of wrong TOTP codes gets 5 compared, and 1 per burst after each lock runs out', async () => {
+    const email = 'totp-burst@staff.example.edu';
+    const { secret } = await enrolStaff(email);
+    const pending = await login(email);
+    expect(pending.statusCode, pending.body).toBe(200);
+    const jar = cookiesOf(pending);
+    const burst = async () => {
+      const answers = await Promise.all(
+        wrongCodes(secret, BURST).map((code) => post('/staff/auth/totp', { code }, jar)),
+      );
+      for (const res of answers.filter((r) => r.statusCode === 401)) {
+        expect(res.json().message).toBe(STAFF_MESSAGES.codeRejected);
+      }
+      return countVerified(answers);
+    };
+    expect(await burst()).toBe(5);
+    expect(await burst()).toBe(0);
+    for (const lockMs of [1000, 2000]) {
+      t.clock.advance(lockMs + 1);
+      expect(await burst()).toBe(1);
+    }
+    // While the code step is locked, even the right code is refused unseen…
+    expect((await post('/staff/auth/totp', { code: codeAt(secret) }, jar)).statusCode).toBe(429);
+    // …and a fresh sign-in with the right password does not lift that lock.
+    const again = await login(email);
+    expect(again.statusCode).toBe(200);
+    expect(
+      (await post('/staff/auth/totp', { code: codeAt(secret) }, cookiesOf(again))).statusCode,
+    ).toBe(429);
+    t.clock.advance(4001);
+    const done = await post('/staff/auth/totp', { code: codeAt(secret) }, cookiesOf(again));
+    expect(done.statusCode, done.body).toBe(200);
+  }, 60_000);
+
+  it('a right password whose TOTP step is abandoned is no failure: the sixth sign-in still works', async () => {
+    const email = 'abandon@staff.example.edu';
+    const { secret } = await enrolStaff(email);
+    for (let i = 0; i < 6; i++) {
+      const started = await login(email);
+      expect(started.statusCode, started.body).toBe(200);
+    }
+    const last = await login(email);
+    expect(last.statusCode, last.body).toBe(200);
+    const done = await post('/staff/auth/totp', { code: codeAt(secret) }, cookiesOf(last));
+    expect(done.statusCode, done.body).toBe(200);
+  }, 60_000);
+});
