@@ -5,12 +5,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticator } from 'otplib';
 import type { LightMyRequestResponse } from 'fastify';
-import { STAFF_MESSAGES } from '@admissions/api-contract';
+import {
+  STAFF_EXPORT_MESSAGES,
+  STAFF_MESSAGES,
+  type StaffExportListResponse,
+  type StaffExportResponse,
+} from '@admissions/api-contract';
 import { createStaffAccounts } from '../src/modules/staff/staff-accounts';
 import {
   availableDrivers,
   cookiesOf,
   createTestRuntime,
+  registerApplicant,
   type TestRuntime,
 } from './support/test-runtime';
 
@@ -75,7 +81,17 @@ describe.each(availableDrivers())('staff area under concurrent requests (%s)', (
 
   beforeAll(async () => {
     t = await createTestRuntime(driver);
-  }, 60_000);
+    for (const email of ['zoe@example.org', 'ada@example.org']) {
+      const jar = await registerApplicant(t, email);
+      const saved = await t.request({
+        method: 'PUT',
+        url: '/api/answer',
+        body: { first_name: email.slice(0, 3), last_name: 'Example' },
+        cookies: jar,
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+    }
+  }, 90_000);
 
   afterAll(async () => {
     await t?.close();
@@ -148,4 +164,38 @@ describe.each(availableDrivers())('staff area under concurrent requests (%s)', (
     const done = await post('/staff/auth/totp', { code: codeAt(secret) }, cookiesOf(last));
     expect(done.statusCode, done.body).toBe(200);
   }, 60_000);
+
+  it('of 30 concurrent export starts by one exporter exactly one runs; the others get 409', async () => {
+    const { jar } = await enrolStaff('export-burst@staff.example.edu', 'exporter');
+    const get = (url: string) => t.request({ method: 'GET', url, cookies: jar });
+    const burst = async (force: boolean) => {
+      const answers = await Promise.all(
+        Array.from({ length: BURST }, () =>
+          post('/staff/api/exports', { filters: {}, format: 'zip', force }, jar),
+        ),
+      );
+      const started = answers.filter((res) => res.statusCode === 202);
+      const refused = answers.filter((res) => res.statusCode === 409);
+      expect(started.length + refused.length, answers.map((r) => r.statusCode).join()).toBe(BURST);
+      for (const res of refused) {
+        expect(res.json()).toEqual({ code: 'EXPORT_RUNNING', message: STAFF_EXPORT_MESSAGES.busy });
+      }
+      return started.map((res) => res.json<StaffExportResponse>().id);
+    };
+    for (const force of [false, true]) {
+      const started = await burst(force);
+      expect(started).toHaveLength(1);
+      let finished: StaffExportResponse | undefined;
+      for (let i = 0; i < 600 && !finished; i++) {
+        const body = (await get(`/staff/api/exports/${started[0]}`)).json<StaffExportResponse>();
+        if (body.status !== 'running') finished = body;
+        else await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(finished?.status, finished?.message).toBe('completed');
+      expect(finished?.selected).toBe(2);
+    }
+    // Only the two that ran were ever recorded: no refused start left a row behind.
+    const listed = (await get('/staff/api/exports')).json<StaffExportListResponse>();
+    expect(listed.exports.map((e) => e.status)).toEqual(['completed', 'completed']);
+  }, 180_000);
 });

@@ -23,6 +23,8 @@ export const serviceAudit = pgTable(
     /** The staff member who read (staff area), or null for a token handed out by the CLI or API. */
     staffId: uuid('staff_id'),
     staffEmail: text('staff_email'),
+    /** The API key whose service token read (POST /service/tokens), or null. */
+    apiKeyId: uuid('api_key_id'),
   },
   (t) => [
     index('service_audit_user_idx').on(t.userId, t.createdAt),

@@ -1,6 +1,16 @@
 // The staff module's tables. Only this module writes them.
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { at } from '../../platform/db/columns';
 
 // Staff area (issue #18): staff members (local or from the identity provider), their sessions,
@@ -103,6 +113,36 @@ export const staffExports = pgTable(
   },
   (t) => [
     index('staff_exports_staff_idx').on(t.staffId, t.createdAt),
+    // One running export per exporter, decided by the insert itself: concurrent starts used to
+    // pass a check each and run side by side in the one folder.
+    uniqueIndex('staff_exports_one_running')
+      .on(t.staffId)
+      .where(sql`${t.status} = 'running'`),
     check('staff_exports_format_check', sql`${t.format} IN ('zip', 'combined')`),
   ],
+);
+
+/**
+ * Every list or search of applications (each shows applicants' names and e-mail addresses): who
+ * (a staff member, or an API key), when, the filters and query, how many matched. Append-only
+ * like service_audit (trigger in migration 0011_staff_races).
+ */
+export const staffListAudit = pgTable(
+  'staff_list_audit',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    /** A staff member's list (the staff area) … */
+    staffId: uuid('staff_id'),
+    staffEmail: text('staff_email'),
+    /** … or a campus system's (GET /service/applications). No foreign keys: the trail outlives both. */
+    apiKeyId: uuid('api_key_id'),
+    /** The query as received: q, status, from, to, sort, page, page_size. */
+    query: jsonb('query').$type<Record<string, unknown>>().notNull(),
+    /** Matches under the filters (the list's `total`), and the rows this page showed. */
+    total: integer('total').notNull(),
+    shown: integer('shown').notNull(),
+    ip: text('ip'),
+  },
+  (t) => [index('staff_list_audit_created_idx').on(t.createdAt)],
 );

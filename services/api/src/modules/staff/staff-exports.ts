@@ -194,12 +194,14 @@ export function createStaffExports(deps: StaffExportDeps) {
     removeExpired,
 
     async start(staffId: string, body: StaffExportBody): Promise<StaffExportResponse> {
-      const [busy] = await db
+      const busy = () => new AppError('EXPORT_RUNNING', STAFF_EXPORT_MESSAGES.busy);
+      // A quick refusal before the selection is read; the insert below is what decides.
+      const [active] = await db
         .select({ id: staffExports.id })
         .from(staffExports)
         .where(and(eq(staffExports.staffId, staffId), eq(staffExports.status, 'running')))
         .limit(1);
-      if (busy) throw new AppError('EXPORT_RUNNING', STAFF_EXPORT_MESSAGES.busy);
+      if (active) throw busy();
       const filters = buildStaffFilters(body.filters);
       if (body.filters.status) filters.push(sql`a.staff_status = ${body.filters.status}`);
       const where = filters.length === 0 ? sql`TRUE` : sql.join(filters, sql` AND `);
@@ -218,8 +220,10 @@ export function createStaffExports(deps: StaffExportDeps) {
           selected: ids.length,
           createdAt: clock.now(),
         })
+        // staff_exports_one_running: of concurrent starts, exactly one inserts its row.
+        .onConflictDoNothing()
         .returning();
-      if (!row) throw new Error('export not recorded');
+      if (!row) throw busy();
       const out = path.join(deps.dataDir, 'staff-exports', staffId);
       await mkdir(out, { recursive: true });
       const idsFile = path.join(out, `.selection-${row.id}.txt`);
