@@ -330,7 +330,7 @@ export const ENDPOINTS = {
       'invalid, tampered or expired token; 403: any method but GET.',
     query: ServiceTokenQuery,
     response: { 200: ServicePrintResponse },
-    errors: [...ANY, ...SERVICE_TOKEN, 'SERVICE_READ_ONLY'],
+    errors: [...ANY, ...SERVICE_TOKEN, 'SERVICE_READ_ONLY', 'SERVICE_TOKEN_SCOPE'],
   }),
   downloadServicePdf: defineEndpoint(ROUTE.downloadServicePdf, {
     tags: service,

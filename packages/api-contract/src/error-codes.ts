@@ -181,7 +181,13 @@ export const ERROR_CODES = {
   SERVICE_TOKEN_INVALID: {
     status: 401,
     message: SERVICE_MESSAGES.tokenInvalid,
-    meaning: "The staff link is invalid, tampered, or its applicant's account is gone",
+    meaning:
+      "The staff link is invalid, tampered, its applicant's account is gone, or the API key that minted it was revoked",
+  },
+  SERVICE_TOKEN_SCOPE: {
+    status: 403,
+    message: SERVICE_MESSAGES.tokenScope,
+    meaning: 'The staff link was minted by an export-scoped API key, which opens only the PDF',
   },
   SESSION_INVALID: {
     status: 401,

@@ -121,6 +121,8 @@ export const SERVICE_MESSAGES = {
   tokenExpired: 'This staff link has expired. Please ask for a new link.',
   /** Any write (or a non-GET on /service/*) that carries a service token. */
   readOnly: 'Service access is read-only.',
+  /** A token minted by an `export` API key opens the PDF only, not the print view. */
+  tokenScope: 'This staff link opens the PDF only: its API key may export, not read.',
   pdfWaiting: 'Your PDF copy is waiting to be prepared.',
   pdfInProgress: 'Your PDF copy is being prepared.',
   pdfReady: 'Your PDF copy is ready.',

@@ -8,6 +8,7 @@ import { eq, sql } from 'drizzle-orm';
 import { authenticator } from 'otplib';
 import type { LightMyRequestResponse } from 'fastify';
 import {
+  SERVICE_MESSAGES,
   STAFF_MESSAGES,
   type StaffApplicationResponse,
   type StaffListResponse,
@@ -16,6 +17,7 @@ import { serviceAudit } from '../src/modules/service';
 import { users } from '../src/modules/auth';
 import { createStaffAccounts } from '../src/modules/staff/staff-accounts';
 import { createApiKey, revokeApiKey } from '../src/modules/staff/api-keys';
+import { staffListAudit } from '../src/modules/staff/schema';
 import {
   availableDrivers,
   cookiesOf,
@@ -385,4 +387,101 @@ describe.each(availableDrivers())('staff area (%s)', (driver) => {
     const stored = await db().execute(sql`SELECT key_hash FROM staff_api_keys`);
     expect(JSON.stringify(stored.rows)).not.toContain(key.slice(3));
   });
+
+  it("records the API key in the audit of its tokens' reads, limits tokens to the key's scope and stops them when the key is revoked", async () => {
+    const zoe = ids['zoe@example.org']!;
+    const mint = async (key: string) => {
+      const minted = await t.request({
+        method: 'POST',
+        url: '/service/tokens',
+        headers: { authorization: `Bearer ${key}` },
+        body: { application_id: zoe },
+      });
+      expect(minted.statusCode, minted.body).toBe(200);
+      return encodeURIComponent(minted.json<{ token: string }>().token);
+    };
+    const lastAudit = async () => {
+      const [row] = await db()
+        .select()
+        .from(serviceAudit)
+        .where(eq(serviceAudit.userId, zoe))
+        .orderBy(sql`${serviceAudit.id} DESC`)
+        .limit(1);
+      return row;
+    };
+    const reader = await createApiKey(db(), { name: 'SIS', scope: 'read', now: t.clock.now() });
+    const exporter = await createApiKey(db(), {
+      name: 'Archive',
+      scope: 'export',
+      now: t.clock.now(),
+    });
+    const readToken = await mint(reader.key);
+    const exportToken = await mint(exporter.key);
+
+    // A read key's token reads the print view and the PDF; each row names the key.
+    expect((await get(`/service/tmp-pdf?service_token=${readToken}`)).statusCode).toBe(200);
+    expect(await lastAudit()).toMatchObject({ action: 'print-view', apiKeyId: reader.id });
+    expect((await get(`/service/pdf?service_token=${readToken}`)).statusCode).toBe(200);
+    expect(await lastAudit()).toMatchObject({ action: 'pdf', apiKeyId: reader.id });
+
+    // An export key's token opens the PDF only.
+    const refused = await get(`/service/tmp-pdf?service_token=${exportToken}`);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({
+      code: 'SERVICE_TOKEN_SCOPE',
+      message: SERVICE_MESSAGES.tokenScope,
+    });
+    expect(await lastAudit()).toMatchObject({ action: 'pdf', apiKeyId: reader.id });
+    expect((await get(`/service/pdf?service_token=${exportToken}`)).statusCode).toBe(200);
+    expect(await lastAudit()).toMatchObject({ action: 'pdf', apiKeyId: exporter.id });
+
+    // Revoking a key stops the tokens it minted at once, not when they expire.
+    expect(await revokeApiKey(db(), reader.id, t.clock.now())).toBe(true);
+    for (const url of ['/service/tmp-pdf', '/service/pdf']) {
+      const dead = await get(`${url}?service_token=${readToken}`);
+      expect(dead.statusCode).toBe(401);
+      expect(dead.json().message).toBe(SERVICE_MESSAGES.tokenInvalid);
+    }
+    expect((await get(`/service/pdf?service_token=${exportToken}`)).statusCode).toBe(200);
+  }, 60_000);
+
+  it('writes one list-audit row per list or search: who, when, the query and how many matched', async () => {
+    const { jar } = await enrolStaff('lister@staff.example.edu', 'reader');
+    const key = await createApiKey(db(), { name: 'Lister', scope: 'read', now: t.clock.now() });
+    const audit = async () =>
+      db()
+        .select()
+        .from(staffListAudit)
+        .orderBy(sql`${staffListAudit.id}`);
+    const before = (await audit()).length;
+    const searched = await get('/staff/api/applications?q=zoe&sort=name_asc', jar);
+    expect(searched.statusCode).toBe(200);
+    const listed = await t.request({
+      method: 'GET',
+      url: '/service/applications?page_size=2',
+      headers: { authorization: `Bearer ${key.key}` },
+    });
+    expect(listed.statusCode).toBe(200);
+    // Refused requests list nothing and write nothing.
+    expect((await get('/staff/api/applications')).statusCode).toBe(401);
+    const rows = (await audit()).slice(before);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({
+      staffEmail: 'lister@staff.example.edu',
+      apiKeyId: null,
+      query: { q: 'zoe', sort: 'name_asc' },
+      total: 1,
+      shown: 1,
+    });
+    expect(rows[0]!.createdAt.getTime()).toBe(t.clock.now().getTime());
+    expect(rows[1]).toMatchObject({
+      staffId: null,
+      apiKeyId: key.id,
+      query: { page_size: 2 },
+      total: listed.json<StaffListResponse>().total,
+      shown: 2,
+    });
+    // Append-only, like the read audit.
+    await expect(db().execute(sql`DELETE FROM staff_list_audit`)).rejects.toThrow();
+  }, 60_000);
 });

@@ -47,7 +47,7 @@ import { createApplicationPdfService } from '../modules/print';
 import { pdfRoutes } from '../modules/print';
 import type { PdfRenderer } from '../modules/print';
 import type { JobQueue } from '../platform/queue/job-queue';
-import { registerStaffArea } from '../modules/staff';
+import { isApiKeyLive, registerStaffArea } from '../modules/staff';
 
 export interface AppDeps {
   config: Config;
@@ -228,6 +228,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     serviceTokenKey: deps.secrets.serviceTokenKey,
     pdf: pdfService,
+    isApiKeyLive: (id) => isApiKeyLive(database.db, id),
   });
   await registerStaffArea(app, {
     config,

@@ -16,6 +16,8 @@ export interface ServiceAuditEntry {
   at: Date;
   /** The staff member who read, when the read came from the staff area. */
   staff?: { id: string; email: string };
+  /** The API key whose token read (the token's `kid`). */
+  apiKeyId?: string;
 }
 
 export async function recordServiceRead(db: Db, entry: ServiceAuditEntry): Promise<void> {
@@ -28,6 +30,7 @@ export async function recordServiceRead(db: Db, entry: ServiceAuditEntry): Promi
     createdAt: entry.at,
     staffId: entry.staff?.id ?? null,
     staffEmail: entry.staff?.email ?? null,
+    apiKeyId: entry.apiKeyId ?? null,
   });
 }
 

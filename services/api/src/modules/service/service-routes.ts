@@ -11,7 +11,11 @@ import { publicRouteLimit } from '../../platform/http/security';
 import type { ApplicationPdfService } from '../print';
 import { sendPdfAttachment } from '../print';
 import { recordServiceRead } from './service-audit';
-import { verifyServiceToken, type ServiceTokenClaims } from './service-tokens';
+import {
+  verifyServiceToken,
+  type ServiceTokenClaims,
+  type ServiceTokenScope,
+} from './service-tokens';
 
 export interface ServiceRouteOptions {
   config: Config;
@@ -19,6 +23,11 @@ export interface ServiceRouteOptions {
   clock: Clock;
   serviceTokenKey: Buffer;
   pdf: Pick<ApplicationPdfService, 'readServicePdf' | 'readServicePrint'>;
+  /**
+   * Whether the API key that minted a token is still live (the staff module owns the keys): a
+   * revoked key's tokens stop at once.
+   */
+  isApiKeyLive: (id: string) => Promise<boolean>;
 }
 
 export const serviceRoutes: FastifyPluginAsyncTypebox<ServiceRouteOptions> = async (
@@ -27,8 +36,15 @@ export const serviceRoutes: FastifyPluginAsyncTypebox<ServiceRouteOptions> = asy
 ) => {
   const { db, clock } = options;
 
-  /** The token's claims; 401 for anything else. */
-  function authenticate(request: FastifyRequest, token: string): ServiceTokenClaims {
+  /**
+   * The token's claims when it is valid, its API key (if any) not revoked and its scope one of
+   * `scopes`; 401 for a bad, expired or revoked token, 403 for a scope that does not allow this.
+   */
+  async function authenticate(
+    request: FastifyRequest,
+    token: string,
+    scopes: readonly ServiceTokenScope[],
+  ): Promise<ServiceTokenClaims> {
     const check = verifyServiceToken(options.serviceTokenKey, token, clock.now());
     if (!check.ok) {
       request.log.info({ reason: check.reason }, 'service token refused');
@@ -36,7 +52,15 @@ export const serviceRoutes: FastifyPluginAsyncTypebox<ServiceRouteOptions> = asy
         ? new AppError('SERVICE_TOKEN_EXPIRED', SERVICE_MESSAGES.tokenExpired)
         : new AppError('SERVICE_TOKEN_INVALID', SERVICE_MESSAGES.tokenInvalid);
     }
-    return check.claims;
+    const { claims } = check;
+    if (claims.kid !== undefined && !(await options.isApiKeyLive(claims.kid))) {
+      request.log.info({ apiKey: claims.kid }, 'service token of a revoked API key refused');
+      throw new AppError('SERVICE_TOKEN_INVALID', SERVICE_MESSAGES.tokenInvalid);
+    }
+    if (!scopes.includes(claims.scope)) {
+      throw new AppError('SERVICE_TOKEN_SCOPE', SERVICE_MESSAGES.tokenScope);
+    }
+    return claims;
   }
   // The account was deleted after the token was minted.
   const accountGone = () => new AppError('SERVICE_TOKEN_INVALID', SERVICE_MESSAGES.tokenInvalid);
@@ -50,12 +74,13 @@ export const serviceRoutes: FastifyPluginAsyncTypebox<ServiceRouteOptions> = asy
   registerEndpoint(app, ENDPOINTS.readServicePrint, {
     ...common,
     handler: async (request) => {
-      const claims = authenticate(request, request.query.service_token);
+      const claims = await authenticate(request, request.query.service_token, ['read']);
       const read = await options.pdf.readServicePrint(claims.sub);
       if (!read) throw accountGone();
       await recordServiceRead(db, {
         tokenId: claims.jti,
         userId: claims.sub,
+        ...(claims.kid === undefined ? {} : { apiKeyId: claims.kid }),
         action: 'print-view',
         shown: read.shown,
         ip: request.ip,
@@ -68,12 +93,13 @@ export const serviceRoutes: FastifyPluginAsyncTypebox<ServiceRouteOptions> = asy
   registerEndpoint(app, ENDPOINTS.downloadServicePdf, {
     ...common,
     handler: async (request, reply) => {
-      const claims = authenticate(request, request.query.service_token);
+      const claims = await authenticate(request, request.query.service_token, ['read', 'export']);
       const rendered = await options.pdf.readServicePdf(claims.sub);
       if (!rendered) throw accountGone();
       await recordServiceRead(db, {
         tokenId: claims.jti,
         userId: claims.sub,
+        ...(claims.kid === undefined ? {} : { apiKeyId: claims.kid }),
         action: 'pdf',
         shown: rendered.shown,
         ip: request.ip,

@@ -17,8 +17,17 @@ export interface ServiceTokenClaims {
   /** Issued and expiry times, in seconds since the epoch. */
   iat: number;
   exp: number;
-  scope: 'read';
+  /**
+   * What the token opens (docs/roles.md, "Campus systems"): 'read' the print view and the PDF,
+   * 'export' the PDF only. A token minted through an API key carries the key's scope.
+   */
+  scope: ServiceTokenScope;
+  /** The API key that minted it (POST /service/tokens); absent for the CLI's tokens. */
+  kid?: string;
 }
+
+export const SERVICE_TOKEN_SCOPES = ['read', 'export'] as const;
+export type ServiceTokenScope = (typeof SERVICE_TOKEN_SCOPES)[number];
 
 export type ServiceTokenCheck =
   | { ok: true; claims: ServiceTokenClaims }
@@ -33,7 +42,13 @@ function sign(key: Buffer, payload: string): Buffer {
 
 export function mintServiceToken(
   key: Buffer,
-  options: { userId: string; now: Date; ttlMs?: number },
+  options: {
+    userId: string;
+    now: Date;
+    ttlMs?: number;
+    scope?: ServiceTokenScope;
+    apiKeyId?: string;
+  },
 ): { token: string; claims: ServiceTokenClaims } {
   const ttlMs = options.ttlMs ?? SERVICE_TOKEN_DEFAULT_TTL_MS;
   if (!(ttlMs > 0 && ttlMs <= SERVICE_TOKEN_MAX_TTL_MS)) {
@@ -46,7 +61,8 @@ export function mintServiceToken(
     jti: randomBytes(12).toString('base64url'),
     iat,
     exp: iat + Math.ceil(ttlMs / 1000),
-    scope: 'read',
+    scope: options.scope ?? 'read',
+    ...(options.apiKeyId === undefined ? {} : { kid: options.apiKeyId }),
   };
   const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
   return { token: `${payload}.${sign(key, payload).toString('base64url')}`, claims };
@@ -63,9 +79,10 @@ function parseClaims(payload: string): ServiceTokenClaims | null {
   const c = value as Record<string, unknown>;
   const ok =
     c.v === 1 &&
-    c.scope === 'read' &&
+    SERVICE_TOKEN_SCOPES.includes(c.scope as ServiceTokenScope) &&
     typeof c.sub === 'string' &&
     UUID.test(c.sub) &&
+    (c.kid === undefined || (typeof c.kid === 'string' && UUID.test(c.kid))) &&
     typeof c.jti === 'string' &&
     B64URL.test(c.jti) &&
     c.jti.length <= 64 &&

@@ -60,3 +60,16 @@ export async function verifyApiKey(
   const row = rows[0];
   return row ? { id: row.id, name: row.name, scope: row.scope as ApiKeyScope } : null;
 }
+
+/**
+ * Whether the key is still live (not revoked): read on every use of a service token it minted,
+ * so revoking a key stops its tokens at once rather than when they expire.
+ */
+export async function isApiKeyLive(db: Db, id: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: staffApiKeys.id })
+    .from(staffApiKeys)
+    .where(and(eq(staffApiKeys.id, id), isNull(staffApiKeys.revokedAt)))
+    .limit(1);
+  return rows.length > 0;
+}

@@ -2,6 +2,7 @@
 export {
   API_KEY_SCOPES,
   createApiKey,
+  isApiKeyLive,
   listApiKeys,
   revokeApiKey,
   type ApiKeyScope,
@@ -14,4 +15,5 @@ export {
   staffLoginThrottle,
   staffApiKeys,
   staffExports,
+  staffListAudit,
 } from './schema';

@@ -13,6 +13,7 @@ import { publicRouteLimit } from '../../platform/http/security';
 import { mintServiceToken } from '../service';
 import { verifyApiKey, type ApiKeyScope } from './api-keys';
 import { listStaffApplications, type StaffListLabels } from './staff-list';
+import { recordListRead } from './list-audit';
 
 export interface ServiceApiRouteOptions {
   config: Config;
@@ -50,6 +51,9 @@ export const serviceApiRoutes: FastifyPluginAsyncTypebox<ServiceApiRouteOptions>
       const { token, claims } = mintServiceToken(options.serviceTokenKey, {
         userId: user.id,
         now: clock.now(),
+        // The key's scope limits what the token opens, and the token dies with the key.
+        scope: key.scope,
+        apiKeyId: key.id,
         ...(ttl === undefined ? {} : { ttlMs: ttl * 1000 }),
       });
       request.log.info(
@@ -65,8 +69,16 @@ export const serviceApiRoutes: FastifyPluginAsyncTypebox<ServiceApiRouteOptions>
   registerEndpoint(app, ENDPOINTS.listServiceApplications, {
     config: publicRouteLimit(options.config),
     handler: async (request) => {
-      await authenticate(request, ['read', 'export']);
-      return listStaffApplications(db, request.query, options.labels);
+      const key = await authenticate(request, ['read', 'export']);
+      const answer = await listStaffApplications(db, request.query, options.labels);
+      await recordListRead(db, {
+        apiKeyId: key.id,
+        query: request.query,
+        answer,
+        ip: request.ip,
+        at: clock.now(),
+      });
+      return answer;
     },
   });
 };

@@ -20,6 +20,7 @@ import type { StaffAccounts } from './staff-accounts';
 import type { StaffExports } from './staff-exports';
 import { OIDC_COOKIE, OIDC_COOKIE_PATH, OIDC_FLOW_TTL_MS, type StaffOidc } from './staff-oidc';
 import { listStaffApplications, type StaffListLabels } from './staff-list';
+import { recordListRead } from './list-audit';
 import { createRequireStaff, currentStaff, requireRole } from './require-staff';
 import {
   clearStaffCookie,
@@ -163,7 +164,18 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
 
   registerEndpoint(app, ENDPOINTS.listStaffApplications, {
     preHandler: requireStaff,
-    handler: async (request) => listStaffApplications(db, request.query, options.labels),
+    handler: async (request) => {
+      const user = currentStaff(request);
+      const answer = await listStaffApplications(db, request.query, options.labels);
+      await recordListRead(db, {
+        staff: { id: user.staffId, email: user.email },
+        query: request.query,
+        answer,
+        ip: request.ip,
+        at: clock.now(),
+      });
+      return answer;
+    },
   });
 
   registerEndpoint(app, ENDPOINTS.readStaffApplication, {
