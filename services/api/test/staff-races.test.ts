@@ -165,6 +165,64 @@ describe.each(availableDrivers())('staff area under concurrent requests (%s)', (
     expect(done.statusCode, done.body).toBe(200);
   }, 60_000);
 
+  it('30 right TOTP codes raced in on one pending sign-in open exactly one session', async () => {
+    const email = 'totp-once@staff.example.edu';
+    const { secret } = await enrolStaff(email);
+    for (let round = 0; round < 3; round++) {
+      const pending = await login(email);
+      expect(pending.statusCode, pending.body).toBe(200);
+      // The current step's code and the next one's: both are accepted once by the ±1 window.
+      const codes = [codeAt(secret), codeAt(secret, 1)];
+      const answers = await Promise.all(
+        Array.from({ length: BURST }, (_, i) =>
+          post('/staff/auth/totp', { code: codes[i % 2] }, cookiesOf(pending)),
+        ),
+      );
+      const opened = answers.filter((res) => res.statusCode === 200);
+      expect(opened, answers.map((res) => res.statusCode).join()).toHaveLength(1);
+      for (const res of answers.filter((r) => r.statusCode !== 200)) {
+        expect([401, 429]).toContain(res.statusCode);
+      }
+      // The one session works; the pending one is used up.
+      const me = await t.request({
+        method: 'GET',
+        url: '/staff/api/me',
+        cookies: cookiesOf(opened[0]!),
+      });
+      expect(me.statusCode).toBe(200);
+      t.clock.advance(90_000);
+    }
+  }, 60_000);
+
+  it('a set-up link raced in 30 times sets the password once', async () => {
+    const accounts = createStaffAccounts({
+      db: t.runtime.database.db,
+      clock: t.clock,
+      encryptionKey: t.runtime.secrets.encryptionKey,
+    });
+    const { setupToken } = await accounts.add({
+      email: 'setup-race@staff.example.edu',
+      role: 'reader',
+    });
+    const answers = await Promise.all(
+      Array.from({ length: BURST }, (_, i) =>
+        post('/staff/auth/setup', {
+          token: setupToken,
+          password: `${STAFF_PASSWORD}-${i}`,
+          confirm_password: `${STAFF_PASSWORD}-${i}`,
+        }),
+      ),
+    );
+    const done = answers.flatMap((res, i) => (res.statusCode === 200 ? [i] : []));
+    expect(done).toHaveLength(1);
+    for (const res of answers.filter((r) => r.statusCode !== 200)) {
+      expect(res.json().message).toBe(STAFF_MESSAGES.setupRejected);
+    }
+    // The password that was set is the one whose request succeeded.
+    const signIn = await login('setup-race@staff.example.edu', `${STAFF_PASSWORD}-${done[0]}`);
+    expect(signIn.statusCode, signIn.body).toBe(200);
+  }, 120_000);
+
   it('of 30 concurrent export starts by one exporter exactly one runs; the others get 409', async () => {
     const { jar } = await enrolStaff('export-burst@staff.example.edu', 'exporter');
     const get = (url: string) => t.request({ method: 'GET', url, cookies: jar });

@@ -5,7 +5,7 @@ import { authenticator } from 'otplib';
 import { STAFF_MESSAGES, MESSAGES, type StaffRole } from '@admissions/api-contract';
 import { isValidEmail, normalizeEmail, validateAuthForm } from '@admissions/form';
 import type { Db } from '../../platform/db/connect';
-import { staffLoginThrottle, staffMembers } from './schema';
+import { staffLoginThrottle, staffMembers, staffSessions } from './schema';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
 import { generateToken, hashToken, seal, unseal } from '../../platform/lib/crypto';
@@ -188,7 +188,7 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
      * own per-member key; a code works once.
      * Confirms the enrolment on first use. The caller swaps the pending session for a full one.
      */
-    async verifyTotp(staffId: string, code: string): Promise<string> {
+    async verifyTotp(staffId: string, code: string, pendingIdHash: string): Promise<string> {
       const now = clock.now();
       const rows = await db
         .select()
@@ -205,19 +205,38 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
       const delta = /^\d{6}$/.test(code) ? totp.checkDelta(code, secret) : null;
       const step = Math.floor(now.getTime() / 1000 / TOTP_STEP_SECONDS) + (delta ?? 0);
       const fresh = delta !== null && (member.totpLastStep === null || step > member.totpLastStep);
-      if (!fresh) throw new AppError('TOTP_REJECTED', STAFF_MESSAGES.codeRejected);
-      // Only one request can move the step past this one: a code raced in twice works once.
-      const updated = await db
-        .update(staffMembers)
-        .set({ totpLastStep: step, totpConfirmedAt: member.totpConfirmedAt ?? now })
-        .where(
-          and(
-            eq(staffMembers.id, staffId),
-            sql`(${staffMembers.totpLastStep} IS NULL OR ${staffMembers.totpLastStep} < ${step})`,
-          ),
-        )
-        .returning({ id: staffMembers.id });
-      if (updated.length === 0) throw new AppError('TOTP_REJECTED', STAFF_MESSAGES.codeRejected);
+      const rejected = () => new AppError('TOTP_REJECTED', STAFF_MESSAGES.codeRejected);
+      if (!fresh) throw rejected();
+      await db.transaction(async (tx) => {
+        // The pending session is used up by the first right code: codes of neighbouring steps
+        // raced in on one pending session cannot each open a session (a conditional UPDATE, so
+        // a concurrent one waits for this and then finds the row revoked).
+        const used = await tx
+          .update(staffSessions)
+          .set({ revokedAt: now })
+          .where(
+            and(
+              eq(staffSessions.idHash, pendingIdHash),
+              eq(staffSessions.stage, 'totp'),
+              isNull(staffSessions.revokedAt),
+            ),
+          )
+          .returning({ idHash: staffSessions.idHash });
+        if (used.length === 0) throw rejected();
+        // Only one request can move the step past this one: a code raced in twice works once.
+        const updated = await tx
+          .update(staffMembers)
+          .set({ totpLastStep: step, totpConfirmedAt: member.totpConfirmedAt ?? now })
+          .where(
+            and(
+              eq(staffMembers.id, staffId),
+              sql`(${staffMembers.totpLastStep} IS NULL OR ${staffMembers.totpLastStep} < ${step})`,
+            ),
+          )
+          .returning({ id: staffMembers.id });
+        // Thrown inside: the pending session's use rolls back with it.
+        if (updated.length === 0) throw rejected();
+      });
       await clearAttempts(db, staffLoginThrottle, totpKey(staffId));
       return createStaffSession(db, staffId, 'full', now);
     },

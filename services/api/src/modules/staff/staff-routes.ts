@@ -125,9 +125,12 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
     preHandler: requirePending,
     handler: async (request, reply) => {
       const pending = currentStaff(request);
-      const token = await accounts.verifyTotp(pending.staffId, request.body.code.trim());
-      // A new session id for the signed-in state: the pending one is dead.
-      await revokeStaffSession(db, pending.sessionIdHash, clock.now());
+      // A new session id for the signed-in state: the right code uses the pending one up.
+      const token = await accounts.verifyTotp(
+        pending.staffId,
+        request.body.code.trim(),
+        pending.sessionIdHash,
+      );
       setStaffCookie(reply, cookies, token);
       return { email: pending.email, role: pending.role };
     },
