@@ -11,6 +11,8 @@ import {
   type StaffExportListResponse,
   type StaffExportResponse,
 } from '@admissions/api-contract';
+import { sql } from 'drizzle-orm';
+import { createAccountMailResolver } from '../src/modules/auth';
 import { createStaffAccounts } from '../src/modules/staff/staff-accounts';
 import {
   availableDrivers,
@@ -222,6 +224,32 @@ describe.each(availableDrivers())('staff area under concurrent requests (%s)', (
     const signIn = await login('setup-race@staff.example.edu', `${STAFF_PASSWORD}-${done[0]}`);
     expect(signIn.statusCode, signIn.body).toBe(200);
   }, 120_000);
+
+  it("30 concurrent 'forgot password' requests leave exactly one live reset link", async () => {
+    const email = 'zoe@example.org';
+    const resolve = createAccountMailResolver({
+      db: t.runtime.database.db,
+      clock: t.clock,
+      hmacKey: t.runtime.secrets.hmacKey,
+      partner: t.runtime.partner,
+      publicUrl: t.config.publicUrl,
+      limits: { burst: 1000, perHour: 1000 },
+    });
+    for (let round = 0; round < 2; round++) {
+      // An hour refills the address's e-mail allowance (the sign-up took from it).
+      t.clock.advance(60 * 60_000);
+      // As the mail worker does (several requests resolved at once), but all of them together.
+      const messages = await Promise.all(
+        Array.from({ length: BURST }, () => resolve({ account: { kind: 'forgot', email } })),
+      );
+      expect(messages.every((m) => m !== null)).toBe(true);
+      const links = await t.runtime.database.db.execute(
+        sql`SELECT r.id_hash FROM password_resets r JOIN users u ON u.id = r.user_id
+            WHERE u.email = ${email} AND r.used_at IS NULL`,
+      );
+      expect(links.rows).toHaveLength(1);
+    }
+  }, 60_000);
 
   it('of 30 concurrent export starts by one exporter exactly one runs; the others get 409', async () => {
     const { jar } = await enrolStaff('export-burst@staff.example.edu', 'exporter');

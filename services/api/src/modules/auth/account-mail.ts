@@ -50,7 +50,10 @@ export function createAccountMailResolver(deps: AccountMailDeps): AccountMailRes
       const id = generateToken();
       const expiresAt = new Date(now.getTime() + RESET_TTL_MS);
       await db.transaction(async (tx) => {
-        // Only the newest link works.
+        // Only the newest link works. The account row is locked first: the mail worker resolves
+        // several requests at once, and two deletes that each saw no other link let both of
+        // their inserts live.
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
         await tx.delete(passwordResets).where(eq(passwordResets.userId, user.id));
         await tx
           .insert(passwordResets)
