@@ -8,6 +8,7 @@ import {
 } from '@admissions/form';
 import { AUTH_ERROR_CODES, MESSAGES } from '@admissions/api-contract';
 import type { Db } from '../../platform/db/connect';
+import { reserveAttempt } from '../../platform/db/attempt-throttle';
 import {
   confirmationCodes,
   loginThrottle,
@@ -250,40 +251,18 @@ export function createAuthService(deps: AuthDeps) {
 
   /**
    * Counts a login attempt BEFORE its password is verified, and from the fifth locks the address
-   * for 2^(n-5) s up to 15 minutes (Cognito). One upsert, which refuses to count while a lock
-   * runs: a burst queues on the row, so no more attempts get verified than the count allows
-   * (checking first and counting after a failed verification let a burst through). Counted per
-   * address, known or not, so an unknown address locks like an account. Returns null when the
-   * attempt may go ahead, else the seconds the lock still runs.
+   * for 2^(n-5) s up to 15 minutes (Cognito), in one upsert that refuses to count while a lock
+   * runs (platform/db/attempt-throttle.ts): a burst queues on the row, so no more attempts get
+   * verified than the count allows. Counted per address, known or not, so an unknown address
+   * locks like an account. Returns null when the attempt may go ahead, else the seconds the lock
+   * still runs.
    */
   async function countAttempt(email: string, now: Date): Promise<number | null> {
-    const nowIso = now.toISOString();
-    const forgetBefore = new Date(now.getTime() - FAILURE_MEMORY_MS).toISOString();
-    const failures = sql`CASE WHEN ${loginThrottle.lastFailureAt} < ${forgetBefore}::timestamptz
-      THEN 1 ELSE ${loginThrottle.failures} + 1 END`;
-    const counted = await db
-      .insert(loginThrottle)
-      .values({ email, failures: 1, lockedUntil: null, lastFailureAt: now })
-      .onConflictDoUpdate({
-        target: loginThrottle.email,
-        set: {
-          failures,
-          lastFailureAt: now,
-          lockedUntil: sql`CASE WHEN ${failures} >= ${LOCKOUT_THRESHOLD}
-            THEN ${nowIso}::timestamptz + make_interval(secs => LEAST(power(2, ${failures} - ${LOCKOUT_THRESHOLD}), ${LOCKOUT_MAX_SECONDS}))
-            ELSE NULL END`,
-        },
-        setWhere: sql`${loginThrottle.lockedUntil} IS NULL OR ${loginThrottle.lockedUntil} <= ${nowIso}::timestamptz`,
-      })
-      .returning({ failures: loginThrottle.failures });
-    if (counted.length > 0) return null;
-    const lock = await db
-      .select({ lockedUntil: loginThrottle.lockedUntil })
-      .from(loginThrottle)
-      .where(eq(loginThrottle.email, email))
-      .limit(1);
-    const until = lock[0]?.lockedUntil?.getTime() ?? now.getTime();
-    return Math.ceil((until - now.getTime()) / 1000);
+    return reserveAttempt(db, loginThrottle, email, now, {
+      threshold: LOCKOUT_THRESHOLD,
+      maxLockSeconds: LOCKOUT_MAX_SECONDS,
+      memoryMs: FAILURE_MEMORY_MS,
+    });
   }
 }
 
