@@ -27,8 +27,13 @@ const ANSWERS = {
   conviction_desc: 'No',
 };
 
-// What the server sends: the finished view model (built, hidden and masked there).
+// What the server sends: the documented fields and the finished view model (built, hidden and
+// masked there), which is what the view lays out.
 const PRINT: ServicePrintResponse = {
+  answer: ANSWERS,
+  add_another: {},
+  document_answer: {},
+  tabs: {},
   view: buildAnswerView(APPLICATION_DEFINITION, ANSWERS, {
     partner: DEFAULT_PARTNER,
     audience: 'service',

@@ -100,6 +100,8 @@ export const DOCUMENT_MESSAGES = {
   conversionInProgress: 'Please wait until the file upload has completed.',
   uploadRefused: 'This upload link is not valid. Please request a new one.',
   uploadUsed: 'This upload link has already been used. Please request a new one.',
+  uploadReleased:
+    'This upload link is no longer valid: a newer one replaced it, or its file was refused. Please upload your file again.',
   uploadExpired: 'This upload link has expired. Please try again.',
 } as const;
 

@@ -70,11 +70,24 @@ export const AnswerViewSchema = Type.Unsafe<AnswerView>(
 );
 
 /**
- * docs/data-model.md "Service print response": the finished view model the print view renders
- * (built, hidden and masked once, on the server, as for the PDF) and who the application is.
+ * docs/data-model.md "Service print response". The documented API's fields — `answer` (the answers
+ * the view shows, hidden ones left out, SSN and alien registration number masked as printed),
+ * `add_another`, `document_answer`, `tabs` (each tab group's effective choice) — and beside them
+ * what the print view renders: the finished view model (built, hidden and masked once, on the
+ * server, as for the PDF) and who the application is.
  */
 export const ServicePrintResponse = Type.Object(
   {
+    answer: Type.Record(Type.String(), Type.String()),
+    add_another: Type.Record(Type.String(), Type.Integer({ minimum: 0 })),
+    document_answer: Type.Record(
+      Type.String(),
+      Type.Object(
+        { file_name: Type.String(), file_size: Type.Integer({ minimum: 0 }) },
+        { additionalProperties: false },
+      ),
+    ),
+    tabs: Type.Record(Type.String(), Type.String()),
     view: AnswerViewSchema,
     /** Who the application belongs to, for the print view's heading (the PDF's cover). */
     applicant: Type.Object(

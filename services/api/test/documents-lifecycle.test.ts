@@ -18,6 +18,7 @@ import {
 } from '../src/modules/documents/conversion/convert-document';
 import { ConverterUnavailableError } from '../src/modules/documents/conversion/conversion-errors';
 import { createDocumentStore, type DocumentStore } from '../src/modules/documents/document-store';
+import { UPLOAD_LIMITS } from '../src/modules/documents/conversion/limits';
 import {
   orphanGraceMs,
   runConversion,
@@ -42,6 +43,9 @@ import {
 
 const DOC = 'personal_statement_doc';
 const OTHER_DOC = 'honors_statement_doc';
+const THIRD_DOC = 'business_statement_doc';
+const FOURTH_DOC = 'support_statement_doc';
+const FIFTH_DOC = 'levermore_statement_doc';
 const TIMEOUT_MS = 5000;
 const MB = 1024 * 1024;
 const quiet = pino({ level: 'silent' });
@@ -60,6 +64,16 @@ describe.each(availableDrivers())('document lifecycle on %s', (driver) => {
       email,
     ]);
     return { jar, userId: (rows[0] as { id: string }).id };
+  };
+
+  /** Links of the applicant still in progress: not released, not turned into a conversion. */
+  const countOpenLinks = async (userId: string): Promise<number> => {
+    const { rows } = await t.runtime.database.executeSql(
+      `SELECT count(*)::int AS n FROM document_uploads
+        WHERE user_id = $1 AND released_at IS NULL AND consumed_at IS NULL`,
+      [userId],
+    );
+    return (rows[0] as { n: number }).n;
   };
 
   /** The job POST /api/pdf/document-answer/{key} queued for this applicant and question. */
@@ -274,16 +288,69 @@ describe.each(availableDrivers())('document lifecycle on %s', (driver) => {
       expect(await listKeys('uploads/', user.userId)).toEqual([]);
     });
 
-    it('a failed upload gives its link back', async () => {
+    it('three refused uploads do not lock the applicant out: a refused upload releases its slot', async () => {
       const user = await freshApplicant();
-      const { url, fields } = await client.presign(user.jar, DOC);
-      const tooLarge = await client.post(url, fields, {
-        name: 'a.pdf',
-        bytes: Buffer.alloc(MB + 1),
+      const refusedLinks: { url: string; fields: Record<string, string> }[] = [];
+      // One too large file on each of three questions, as an applicant trying files would.
+      for (const key of [DOC, OTHER_DOC, THIRD_DOC]) {
+        const link = await client.presign(user.jar, key);
+        const tooLarge = await client.post(link.url, link.fields, {
+          name: 'a.pdf',
+          bytes: Buffer.alloc(MB + 1),
+        });
+        expect(tooLarge.statusCode).toBe(413);
+        refusedLinks.push(link);
+      }
+      // A fourth question and the first again: both get a link, and the file goes through.
+      const fourth = await client.api(user.jar, 'POST', '/api/presigned-url', {
+        answer_key: FOURTH_DOC,
       });
-      expect(tooLarge.statusCode).toBe(413);
-      const retried = await client.post(url, fields, { name: 'a.pdf', bytes: await buildPdf('x') });
-      expect(retried.statusCode).toBe(204);
+      expect(fourth.statusCode, fourth.body).toBe(200);
+      const started = await client.upload(user.jar, DOC, 'a.pdf', await buildPdf('accepted'));
+      expect(started.statusCode, started.body).toBe(200);
+      await run(await pendingJob(user.userId, DOC));
+      expect((await client.waitForResult(user.jar, DOC, 1000)).status).toBe('COMPLETED');
+      // A refused link takes no other file: the applicant asks for a new one.
+      const again = await client.post(refusedLinks[1]!.url, refusedLinks[1]!.fields, {
+        name: 'a.pdf',
+        bytes: await buildPdf('x'),
+      });
+      expect(again.statusCode).toBe(403);
+      expect(again.json().message).toBe(DOCUMENT_MESSAGES.uploadReleased);
+    });
+
+    it('a new link for a question replaces its unused one, which then takes nothing', async () => {
+      const user = await freshApplicant();
+      // Links asked for and never used (a network error, a closed dialog): ten in a row.
+      const links: { url: string; fields: Record<string, string> }[] = [];
+      for (let i = 0; i < 10; i++) links.push(await client.presign(user.jar, DOC));
+      const first = links[0]!;
+      const refused = await client.post(first.url, first.fields, {
+        name: 'a.pdf',
+        bytes: await buildPdf('late'),
+      });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().message).toBe(DOCUMENT_MESSAGES.uploadReleased);
+      const lateStart = await client.api(user.jar, 'POST', `/api/pdf/document-answer/${DOC}`, {
+        file_key: first.fields.key,
+        file_name: 'a.pdf',
+      });
+      expect(lateStart.statusCode).toBe(409);
+      expect(lateStart.json().message).toBe(DOCUMENT_MESSAGES.uploadReleased);
+      // The newest link works, and two other questions still have room.
+      const last = links.at(-1)!;
+      const stored = await client.post(last.url, last.fields, {
+        name: 'a.pdf',
+        bytes: await buildPdf('newest'),
+      });
+      expect(stored.statusCode).toBe(204);
+      for (const key of [OTHER_DOC, THIRD_DOC]) {
+        const response = await client.api(user.jar, 'POST', '/api/presigned-url', {
+          answer_key: key,
+        });
+        expect(response.statusCode, response.body).toBe(200);
+      }
+      expect(await countOpenLinks(user.userId)).toBe(3);
     });
 
     it('stops the "600 × 1 MB in 30 s" abuse: reused links and a burst of links are refused', async () => {
@@ -306,33 +373,63 @@ describe.each(availableDrivers())('document lifecycle on %s', (driver) => {
           if (uploaded.statusCode === 204 && reuse > 0) reuseAccepted++;
         }
       }
-      expect(statuses.filter((s) => s === 200)).toHaveLength(3);
-      expect(statuses.filter((s) => s === 429)).toHaveLength(17);
+      // A new link replaces the question's earlier one, but a file stored through that one stays
+      // in flight until it is swept: the bytes bound (5 MB) stops the sixth.
+      expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(15);
       expect(reuseAccepted).toBe(0);
-      expect(await listKeys('uploads/', user.userId)).toHaveLength(3);
+      expect(await listKeys('uploads/', user.userId)).toHaveLength(5);
+    });
 
-      // A burst at once cannot overshoot the limit either.
-      const other = await freshApplicant();
-      const burst = await Promise.all(
-        Array.from({ length: 12 }, () =>
-          client.api(other.jar, 'POST', '/api/presigned-url', { answer_key: DOC }),
-        ),
-      );
-      expect(burst.filter((r) => r.statusCode === 200)).toHaveLength(3);
-      expect(burst.filter((r) => r.statusCode === 429)).toHaveLength(9);
+    it('30 concurrent link requests never overshoot the limit (check and write are one step)', async () => {
+      const keys = [DOC, OTHER_DOC, THIRD_DOC, FOURTH_DOC, FIFTH_DOC];
+      for (let round = 0; round < 3; round++) {
+        const user = await freshApplicant();
+        const asked = Array.from({ length: 30 }, (_, i) => keys[i % keys.length]!);
+        const answers = await Promise.all(
+          asked.map((key) =>
+            client.api(user.jar, 'POST', '/api/presigned-url', { answer_key: key }),
+          ),
+        );
+        const granted = new Set(asked.filter((_, i) => answers[i]!.statusCode === 200));
+        for (const refused of answers.filter((r) => r.statusCode !== 200)) {
+          expect(refused.statusCode).toBe(429);
+          expect(refused.json().message).toBe(DOCUMENT_MESSAGES.tooManyUploads);
+        }
+        // A slot frees only when the same question asks again, so at most three questions ever
+        // get a link, each with one link in progress.
+        expect(granted.size).toBe(UPLOAD_LIMITS.maxPendingUploads);
+        expect(await countOpenLinks(user.userId)).toBe(UPLOAD_LIMITS.maxPendingUploads);
+        const { rows } = await t.runtime.database.executeSql(
+          `SELECT answer_key, count(*)::int AS n FROM document_uploads
+            WHERE user_id = $1 AND released_at IS NULL AND consumed_at IS NULL GROUP BY answer_key`,
+          [user.userId],
+        );
+        expect((rows as { n: number }[]).every((row) => row.n === 1)).toBe(true);
+
+        // Thirty at once for one question: each replaces the one before, one stays in progress.
+        const single = await freshApplicant();
+        const burst = await Promise.all(
+          Array.from({ length: 30 }, () =>
+            client.api(single.jar, 'POST', '/api/presigned-url', { answer_key: DOC }),
+          ),
+        );
+        expect(burst.map((r) => r.statusCode)).toEqual(Array.from({ length: 30 }, () => 200));
+        expect(await countOpenLinks(single.userId)).toBe(1);
+      }
     });
 
     it('counts pending conversions and frees a slot when one ends', async () => {
       const user = await freshApplicant();
       await client.upload(user.jar, DOC, 'a.pdf', await buildPdf('a'));
       await client.upload(user.jar, OTHER_DOC, 'b.pdf', await buildPdf('b'));
-      await client.presign(user.jar, DOC);
-      const refused = await client.api(user.jar, 'POST', '/api/presigned-url', { answer_key: DOC });
+      await client.presign(user.jar, THIRD_DOC);
+      const ask = () =>
+        client.api(user.jar, 'POST', '/api/presigned-url', { answer_key: FOURTH_DOC });
+      const refused = await ask();
       expect(refused.statusCode).toBe(429);
       await run(await pendingJob(user.userId, DOC));
-      expect(
-        (await client.api(user.jar, 'POST', '/api/presigned-url', { answer_key: DOC })).statusCode,
-      ).toBe(200);
+      expect((await ask()).statusCode).toBe(200);
     });
   });
 

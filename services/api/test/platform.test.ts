@@ -27,6 +27,19 @@ describe('configuration', () => {
     expect(config.dataDir).toBe(path.resolve('./data'));
   });
 
+  it('defaults PUBLIC_URL to the address that reaches HOST', () => {
+    const publicUrlOf = (env: Record<string, string>) => loadConfig(env).publicUrl;
+    expect(publicUrlOf({})).toBe('http://localhost:3000');
+    expect(publicUrlOf({ HOST: '0.0.0.0', PORT: '8080' })).toBe('http://localhost:8080');
+    expect(publicUrlOf({ HOST: '::1' })).toBe('http://localhost:3000');
+    // Bound to one other address, the server is reached there only.
+    expect(publicUrlOf({ HOST: '192.168.1.20' })).toBe('http://192.168.1.20:3000');
+    expect(publicUrlOf({ HOST: 'fd00::5' })).toBe('http://[fd00::5]:3000');
+    expect(publicUrlOf({ HOST: '192.168.1.20', PUBLIC_URL: 'https://apply.example.edu/' })).toBe(
+      'https://apply.example.edu',
+    );
+  });
+
   it('resolves relative paths from where the command was run, not the workspace folder', () => {
     const config = loadConfig({ INIT_CWD: '/srv/admissions', DATA_DIR: 'state' });
     expect(config.dataDir).toBe('/srv/admissions/state');

@@ -95,8 +95,19 @@ describe.each(availableDrivers())('cross-site requests to every state change (%s
       const browsers: Record<string, string>[] = [
         { origin: 'https://attacker.example' },
         { origin: 'null' },
+        { origin: 'not a url' },
         { 'sec-fetch-site': 'cross-site' },
         { 'sec-fetch-site': 'same-site', origin: 'https://student-pages.localhost' },
+        // The browser's word wins over an Origin that happens to match.
+        { 'sec-fetch-site': 'cross-site', origin: PUBLIC_ORIGIN },
+        { 'sec-fetch-site': 'cross-site', host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000' },
+        // An older browser (Origin, no Sec-Fetch-Site): another port or scheme of the same host
+        // is another origin, neither PUBLIC_URL's nor the one the request was made to.
+        { host: '127.0.0.1:3000', origin: 'http://127.0.0.1:4000' },
+        { host: '127.0.0.1:3000', origin: 'https://127.0.0.1:3000' },
+        { host: 'apply.example.edu', origin: 'http://apply.example.edu.attacker.example' },
+        // X-Forwarded-Host counts only from a proxy TRUST_PROXY names (none here).
+        { 'x-forwarded-host': 'attacker.example', origin: 'http://attacker.example' },
       ];
       for (const browser of browsers) {
         const response = await send(route, { ...rightType(route), ...browser }, jar);
@@ -147,16 +158,32 @@ describe.each(availableDrivers())('cross-site requests to every state change (%s
   });
 
   it('lets each through from the application itself (same origin, the right content type)', async () => {
+    // The application's own page, however it was opened: at PUBLIC_URL, at the address the
+    // server listens on (http://127.0.0.1:3000 while PUBLIC_URL says localhost), or under a second
+    // host name of the same server; from a current browser (Sec-Fetch-Site) or an older one
+    // (Origin alone, then compared with the origin the request was made to).
+    const ownPages: Record<string, string>[] = [
+      { origin: PUBLIC_ORIGIN, 'sec-fetch-site': 'same-origin' },
+      { host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000', 'sec-fetch-site': 'same-origin' },
+      { host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000' },
+      {
+        host: 'apply.example.edu',
+        origin: 'http://apply.example.edu',
+        'sec-fetch-site': 'same-origin',
+      },
+      { host: 'APPLY.example.edu:80', origin: 'http://apply.example.edu' },
+      { 'sec-fetch-site': 'none' },
+    ];
     const failures: string[] = [];
     for (const route of routes) {
-      const jar = await signIn();
-      const response = await send(
-        route,
-        { ...rightType(route), origin: PUBLIC_ORIGIN, 'sec-fetch-site': 'same-origin' },
-        jar,
-      );
-      if ([403, 415].includes(response.statusCode) || response.statusCode >= 500) {
-        failures.push(`${route.method} ${route.path}: ${response.statusCode} ${response.body}`);
+      for (const ownPage of ownPages) {
+        const jar = await signIn();
+        const response = await send(route, { ...rightType(route), ...ownPage }, jar);
+        if ([403, 415].includes(response.statusCode) || response.statusCode >= 500) {
+          failures.push(
+            `${route.method} ${route.path} ${JSON.stringify(ownPage)}: ${response.statusCode} ${response.body}`,
+          );
+        }
       }
     }
     expect(failures).toEqual([]);

@@ -111,6 +111,23 @@ describe.each(availableDrivers())('service tokens (%s)', (driver) => {
     expect(sections.filter((s) => s.block?.group === 'parents').map((s) => s.block!.index)).toEqual(
       [1],
     );
+    // The documented fields (docs/api.md), beside the view: the same answers, hidden ones left
+    // out and the SSN masked as printed; the raw counts, documents and each group's tab.
+    expect(body.answer).toMatchObject({
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      city: 'Baltimore',
+      citizenship_type: '1',
+      ssn: '***-**-6789',
+      conviction: 'N',
+    });
+    expect(body.answer).not.toHaveProperty('conviction_comment');
+    expect(body.add_another).toMatchObject({ parents: 2 });
+    expect(body.document_answer).toEqual({});
+    expect(Object.keys(body.tabs).length).toBeGreaterThan(0);
+    expect(Object.values(body.tabs).every((tab) => typeof tab === 'string' && tab !== '')).toBe(
+      true,
+    );
     expect(body.applicant).toEqual({
       name: 'Ada Lovelace',
       application_id: ada.id,

@@ -50,9 +50,9 @@ describe('start-up output', () => {
     const { output, dataDir, port } = await startEmbedded('text');
     const ready = output.split('\n').filter((line) => line.includes('Ready: '));
     expect(ready).toHaveLength(1);
-    expect(ready[0]).toContain(
-      `Ready: http://localhost:${port} (listening on http://127.0.0.1:${port})`,
-    );
+    // One address to open: PUBLIC_URL's default for HOST=127.0.0.1, and no second address.
+    expect(ready[0]).toContain(`Ready: open http://localhost:${port} · data`);
+    expect(ready[0]).not.toContain('http://127.0.0.1');
     expect(ready[0]).toContain(`data ${dataDir}`);
     expect(ready[0]).toContain(`database embedded (${path.join(dataDir, 'db')})`);
     expect(ready[0]).toContain(`e-mail outbox (${path.join(dataDir, 'outbox')})`);
@@ -66,7 +66,12 @@ describe('start-up output', () => {
     const lines = output.split('\n').filter((line) => line.startsWith('{'));
     const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     const ready = records.find((record) => String(record.msg).startsWith('Ready: '));
-    expect(ready).toMatchObject({ dataDir, database: `embedded (${path.join(dataDir, 'db')})` });
+    expect(ready).toMatchObject({
+      dataDir,
+      database: `embedded (${path.join(dataDir, 'db')})`,
+      publicUrl: expect.stringMatching(/^http:\/\/localhost:\d+$/),
+      listening: expect.stringMatching(/^127\.0\.0\.1:\d+$/),
+    });
     expect(records.some((record) => record.msg === 'request completed')).toBe(true);
   }, 120_000);
 });

@@ -206,7 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       receipts: {
         claim: (key) => store.claimUploadReceipt(key, clock.now()),
         record: (key, bytes) => store.recordUploadedBytes(key, bytes),
-        release: (key) => store.releaseUploadReceipt(key),
+        release: (key) => store.releaseUploadReceipt(key, clock.now()),
       },
     });
   }

@@ -8,12 +8,18 @@ import type { HeldSignals } from './held-signals';
 import { createProcessLogger, stopOnSignals } from './process-lifecycle';
 import { startRuntime } from './runtime';
 
-/** What someone who just ran `npm start` needs: where to open it and where its data goes. */
+/**
+ * What someone who just ran `npm start` needs: the one address to open (PUBLIC_URL, whose default
+ * follows HOST) and where its data goes. The address it listens on stays in the JSON record for
+ * operators (without a scheme); printed beside PUBLIC_URL as a link it read as a second address to
+ * open, where sign-up, log-in and saving were refused.
+ */
 function describeReady(config: Config) {
   const dataDir = path.resolve(config.dataDir);
   return {
-    address: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`,
     publicUrl: config.publicUrl,
+    // No scheme: not a link to click in a terminal.
+    listening: `${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`,
     dataDir,
     database: config.databaseUrl
       ? describePostgres(config.databaseUrl)
@@ -26,7 +32,7 @@ function describeReady(config: Config) {
 
 function formatReady(config: Config): string {
   const ready = describeReady(config);
-  return `${ready.publicUrl} (listening on ${ready.address}) · data ${ready.dataDir} · database ${ready.database} · e-mail ${ready.mail}`;
+  return `open ${ready.publicUrl} · data ${ready.dataDir} · database ${ready.database} · e-mail ${ready.mail}`;
 }
 
 /**

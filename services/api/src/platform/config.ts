@@ -168,7 +168,8 @@ export function loadConfig(env: Env = process.env): Config {
   const dataDir = resolvePath(read('DATA_DIR') ?? './data');
   const databaseUrl = readUrl('DATABASE_URL', ['postgres:', 'postgresql:']);
   const smtpUrl = readUrl('SMTP_URL', ['smtp:', 'smtps:']);
-  const publicUrl = readUrl('PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
+  const publicUrl =
+    readUrl('PUBLIC_URL', ['http:', 'https:']) ?? describeDefaultPublicUrl(host, port);
 
   const secretKey = read('SECRET_KEY') ?? null;
   if (secretKey !== null && secretKey.length < 32) {
@@ -342,6 +343,17 @@ function readTrustProxy(raw: string | undefined, problems: string[]): false | nu
     `TRUST_PROXY must be false, true (one proxy), a number of proxies, or a comma-separated list of proxy addresses (got "${raw}")`,
   );
   return false;
+}
+
+/**
+ * PUBLIC_URL when it is not set: the one address to open on this machine. localhost reaches a
+ * server on a loopback or every-interface address (HOST=127.0.0.1, ::1, 0.0.0.0, ::); a server
+ * bound to one other address is reached there only.
+ */
+function describeDefaultPublicUrl(host: string, port: number): string {
+  const local = ['127.0.0.1', 'localhost', '::1', '0.0.0.0', '::'].includes(host);
+  if (local) return `http://localhost:${port}`;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 /** Cookies get the Secure flag and the __Host- prefix only where the browser will send them. */

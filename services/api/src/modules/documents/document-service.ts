@@ -86,7 +86,18 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       const key = createUploadKey(userId, answerKey);
       const now = clock.now();
       const expiresAt = new Date(now.getTime() + UPLOAD_POLICY.expiresInSeconds * 1000);
-      if (!(await store.recordUploadWithinLimits(userId, answerKey, key, expiresAt, now))) {
+      // An S3 link takes a file until it expires, released or not; the local endpoint's does not.
+      const releasedLinksReceive = storage.kind !== 'local';
+      if (
+        !(await store.recordUploadWithinLimits(
+          userId,
+          answerKey,
+          key,
+          expiresAt,
+          now,
+          releasedLinksReceive,
+        ))
+      ) {
         throw new AppError('TOO_MANY_UPLOADS', DOCUMENT_MESSAGES.tooManyUploads);
       }
       return storage.presignPost(key, UPLOAD_POLICY);
@@ -117,6 +128,8 @@ export function createDocumentService(deps: DocumentServiceDeps) {
             throw new AppError('UPLOAD_UNKNOWN', DOCUMENT_MESSAGES.uploadMissing);
           case 'key-used':
             throw new AppError('UPLOAD_USED', DOCUMENT_MESSAGES.uploadUsed);
+          case 'key-released':
+            throw new AppError('UPLOAD_USED', DOCUMENT_MESSAGES.uploadReleased);
           case 'in-progress':
             throw inProgress();
         }

@@ -44,8 +44,14 @@ export function createDocumentStore(db: Db) {
 
   return {
     /**
-     * Records a new upload key unless the applicant already has too many uploads in flight
-     * (UPLOAD_LIMITS): issued links not yet used by a conversion, plus pending conversions.
+     * Records a new upload key unless the applicant already has too many uploads in progress
+     * (UPLOAD_LIMITS). In progress: a link that may still bring a file (issued, not expired, not
+     * yet turned into a conversion, not released) and a conversion still pending. The question's
+     * earlier unused links are released first: a new link replaces them, so retrying after a
+     * refused, failed or abandoned upload never counts twice. The bytes bound counts every link
+     * that may still hold or receive a file, released or not: `releasedLinksReceive` says whether
+     * the storage still takes a file through a released link (S3 does until it expires; the
+     * local endpoint does not). One transaction under the applicant's lock: check, then write.
      */
     async recordUploadWithinLimits(
       userId: string,
@@ -53,40 +59,66 @@ export function createDocumentStore(db: Db) {
       storageKey: string,
       expiresAt: Date,
       now: Date,
+      releasedLinksReceive: boolean,
     ): Promise<boolean> {
-      return db.transaction(async (tx) => {
-        // Concurrent requests of one applicant queue here, so a burst cannot overshoot the limit.
-        await lockApplication(tx as unknown as Db, userId);
-        const result = await (tx as unknown as Db).execute(sql`
-          SELECT count(*)::int AS count, coalesce(sum(bytes), 0)::bigint AS bytes FROM (
-            SELECT coalesce(u.uploaded_bytes, ${UPLOAD_POLICY.maxBytes}) AS bytes
+      return db
+        .transaction(async (tx) => {
+          const t = tx as unknown as Db;
+          // Concurrent requests of one applicant queue here, so a burst cannot overshoot the limit.
+          await lockApplication(t, userId);
+          await t
+            .update(documentUploads)
+            .set({ releasedAt: now })
+            .where(
+              and(
+                eq(documentUploads.userId, userId),
+                eq(documentUploads.answerKey, answerKey),
+                isNull(documentUploads.consumedAt),
+                isNull(documentUploads.releasedAt),
+                sql`${documentUploads.expiresAt} > ${now.toISOString()}::timestamptz`,
+              ),
+            );
+          const result = await t.execute(sql`
+          SELECT coalesce(sum(counted), 0)::int AS count, coalesce(sum(bytes), 0)::bigint AS bytes FROM (
+            SELECT CASE WHEN u.released_at IS NULL THEN 1 ELSE 0 END AS counted,
+                   CASE WHEN u.released_at IS NULL OR u.uploaded_at IS NOT NULL OR ${releasedLinksReceive}
+                        THEN coalesce(u.uploaded_bytes, ${UPLOAD_POLICY.maxBytes}) ELSE 0 END AS bytes
               FROM document_uploads u
              WHERE u.user_id = ${userId} AND u.consumed_at IS NULL
                AND u.expires_at > ${now.toISOString()}::timestamptz
             UNION ALL
-            SELECT ${UPLOAD_POLICY.maxBytes} AS bytes
+            SELECT 1, ${UPLOAD_POLICY.maxBytes}
               FROM document_conversions c
              WHERE c.user_id = ${userId} AND c.status IN ('UNPROCESSED', 'IN_PROGRESS')
           ) pending`);
-        const [pending] = readRows<{ count: number; bytes: string | number }>(result);
-        const count = Number(pending?.count ?? 0);
-        const bytes = Number(pending?.bytes ?? 0);
-        if (
-          count + 1 > UPLOAD_LIMITS.maxPendingUploads ||
-          bytes + UPLOAD_POLICY.maxBytes > UPLOAD_LIMITS.maxBytesInFlight
-        ) {
-          return false;
-        }
-        await tx.insert(documentUploads).values({ storageKey, userId, answerKey, expiresAt });
-        return true;
-      });
+          const [pending] = readRows<{ count: number; bytes: string | number }>(result);
+          const count = Number(pending?.count ?? 0);
+          const bytes = Number(pending?.bytes ?? 0);
+          if (
+            count + 1 > UPLOAD_LIMITS.maxPendingUploads ||
+            bytes + UPLOAD_POLICY.maxBytes > UPLOAD_LIMITS.maxBytesInFlight
+          ) {
+            // Nothing was issued: the links released above stay in progress.
+            throw new UploadLimitReached();
+          }
+          await t.insert(documentUploads).values({ storageKey, userId, answerKey, expiresAt });
+          return true;
+        })
+        .catch((error: unknown) => {
+          if (error instanceof UploadLimitReached) return false;
+          throw error;
+        });
     },
 
     /**
-     * The local upload endpoint takes a link's file: true once per key (an atomic UPDATE, so two
-     * concurrent uploads to one link cannot both win), false when it was used, consumed or is gone.
+     * The local upload endpoint takes a link's file: 'claimed' once per key (an atomic UPDATE, so
+     * two concurrent uploads to one link cannot both win), 'released' when a newer link replaced
+     * it or its file was refused, 'used' when it was used, consumed or is gone.
      */
-    async claimUploadReceipt(storageKey: string, now: Date): Promise<boolean> {
+    async claimUploadReceipt(
+      storageKey: string,
+      now: Date,
+    ): Promise<'claimed' | 'used' | 'released'> {
       const rows = await db
         .update(documentUploads)
         .set({ uploadedAt: now })
@@ -95,11 +127,18 @@ export function createDocumentStore(db: Db) {
             eq(documentUploads.storageKey, storageKey),
             isNull(documentUploads.uploadedAt),
             isNull(documentUploads.consumedAt),
+            isNull(documentUploads.releasedAt),
             sql`${documentUploads.expiresAt} > ${now.toISOString()}::timestamptz`,
           ),
         )
         .returning({ key: documentUploads.storageKey });
-      return rows.length === 1;
+      if (rows.length === 1) return 'claimed';
+      const [link] = await db
+        .select({ releasedAt: documentUploads.releasedAt, consumedAt: documentUploads.consumedAt })
+        .from(documentUploads)
+        .where(eq(documentUploads.storageKey, storageKey))
+        .limit(1);
+      return link?.releasedAt && !link.consumedAt ? 'released' : 'used';
     },
 
     async recordUploadedBytes(storageKey: string, bytes: number) {
@@ -109,11 +148,15 @@ export function createDocumentStore(db: Db) {
         .where(eq(documentUploads.storageKey, storageKey));
     },
 
-    /** An upload that stored nothing (too large, empty, cut off) gives its link back. */
-    async releaseUploadReceipt(storageKey: string) {
+    /**
+     * An upload the local endpoint refused (too large, empty, cut off) stored nothing: its link
+     * is released, so it no longer counts as in progress, and takes no other file (the SPA asks
+     * for a new link for each file it sends).
+     */
+    async releaseUploadReceipt(storageKey: string, now: Date) {
       await db
         .update(documentUploads)
-        .set({ uploadedAt: null, uploadedBytes: null })
+        .set({ uploadedAt: null, uploadedBytes: null, releasedAt: now })
         .where(and(eq(documentUploads.storageKey, storageKey), isNull(documentUploads.consumedAt)));
     },
 
@@ -196,7 +239,10 @@ export function createDocumentStore(db: Db) {
       now: Date;
     }): Promise<
       | { started: true; replaced: ConversionRow | undefined }
-      | { started: false; reason: 'submitted' | 'unknown-key' | 'key-used' | 'in-progress' }
+      | {
+          started: false;
+          reason: 'submitted' | 'unknown-key' | 'key-used' | 'key-released' | 'in-progress';
+        }
     > {
       return db.transaction(async (tx) => {
         const t = tx as unknown as Db;
@@ -216,6 +262,8 @@ export function createDocumentStore(db: Db) {
           .limit(1);
         if (!upload) return { started: false, reason: 'unknown-key' } as const;
         if (upload.consumedAt) return { started: false, reason: 'key-used' } as const;
+        // A newer link of the question replaced it (or its file was refused): that one counts.
+        if (upload.releasedAt) return { started: false, reason: 'key-released' } as const;
         const [existing] = await t
           .select()
           .from(documentConversions)
@@ -491,6 +539,9 @@ export function profileDocumentsSql(userId: SQL): SQL {
       json_build_object('file_name', d.file_name, 'file_size', d.file_size))
     FROM ${documentAnswers} d WHERE d.user_id = ${userId}), '{}'::json)`;
 }
+
+/** Ends recordUploadWithinLimits's transaction without issuing, undoing its releases. */
+class UploadLimitReached extends Error {}
 
 /** Rows of db.execute(), which answers { rows } on PostgreSQL and on PGlite alike. */
 function readRows<T>(result: unknown): T[] {

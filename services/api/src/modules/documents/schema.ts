@@ -25,6 +25,13 @@ export const documentUploads = pgTable(
     uploadedBytes: integer('uploaded_bytes'),
     /** Set when a conversion starts from this key: it starts one conversion, once. */
     consumedAt: at('consumed_at'),
+    /**
+     * Set when the link stopped being in progress without starting a conversion: a newer link
+     * for the same question replaced it, or the local endpoint refused its file. It no longer
+     * counts against the applicant's uploads in progress, and the local endpoint takes nothing
+     * more through it (an S3 link stays usable until it expires: its size still counts).
+     */
+    releasedAt: at('released_at'),
   },
   (t) => [index('document_uploads_user_idx').on(t.userId, t.answerKey)],
 );

@@ -26,10 +26,13 @@ const problemMessages: Record<PolicyProblem, string> = {
 
 /** The database's record of which links have been used (document_uploads). */
 export interface UploadReceipts {
-  /** True for the first upload to a live link, false ever after (atomic). */
-  claim(key: string): Promise<boolean>;
+  /**
+   * 'claimed' for the first upload to a live link, never again (atomic); 'released' for a link a
+   * newer one replaced or whose file was refused; 'used' otherwise.
+   */
+  claim(key: string): Promise<'claimed' | 'used' | 'released'>;
   record(key: string, bytes: number): Promise<void>;
-  /** An upload that stored nothing gives its link back. */
+  /** An upload that stored nothing releases its link: it no longer counts as in progress. */
   release(key: string): Promise<void>;
 }
 
@@ -104,9 +107,14 @@ export const localUploadRoute: FastifyPluginAsyncTypebox<{
           }
           const { policy } = verdict;
           // Once per link, decided before a byte is stored (S3 cannot say this; see README).
-          if (!(await receipts.claim(policy.key))) {
+          const claim = await receipts.claim(policy.key);
+          if (claim !== 'claimed') {
             part.file.resume();
-            throw new AppError('UPLOAD_USED', DOCUMENT_MESSAGES.uploadUsed, { status: 403 });
+            const message =
+              claim === 'released'
+                ? DOCUMENT_MESSAGES.uploadReleased
+                : DOCUMENT_MESSAGES.uploadUsed;
+            throw new AppError('UPLOAD_USED', message, { status: 403 });
           }
           const temp = path.join(await storage.tempDir(), randomBytes(12).toString('hex'));
           let bytes = 0;
