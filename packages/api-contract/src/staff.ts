@@ -86,6 +86,16 @@ export const StaffMeResponse = Type.Object(
 );
 export type StaffMeResponse = Static<typeof StaffMeResponse>;
 
+/** Whether this browser holds a signed-in staff session: no session is an answer, not a 401. */
+export const StaffSessionResponse = Type.Union([
+  Type.Object({ signed_in: Type.Literal(false) }, { additionalProperties: false }),
+  Type.Object(
+    { signed_in: Type.Literal(true), ...StaffMeResponse.properties },
+    { additionalProperties: false },
+  ),
+]);
+export type StaffSessionResponse = Static<typeof StaffSessionResponse>;
+
 export const STAFF_SORTS = [
   'submitted_desc',
   'submitted_asc',
