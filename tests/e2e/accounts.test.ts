@@ -290,7 +290,7 @@ describe('accounts in headless Chromium against the real server', () => {
       for (const button of buttons) {
         // Mantine cuts a label that does not fit (overflow: hidden): its text is wider than its box.
         const clipped = await button.evaluate((element) => {
-          const boxes = [element, ...element.querySelectorAll('span')];
+          const boxes = [element, ...Array.from(element.querySelectorAll('span'))];
           const cut = boxes.filter((box) => box.scrollWidth > box.clientWidth + 1);
           const rect = element.getBoundingClientRect();
           const outside = rect.left < 0 || rect.right > window.innerWidth;
