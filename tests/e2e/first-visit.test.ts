@@ -1,21 +1,9 @@
 import { authenticator } from 'otplib';
 import type { ConsoleMessage, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { COMPLETE_ANSWERS } from '../../packages/form/test/fixtures/complete-answers';
-import {
-  createAccount,
-  expectPage,
-  expectVisible,
-  field,
-  logInThroughApi,
-  openPage,
-  PASSWORD,
-  saveThroughApi,
-  submitThroughApi,
-  uniqueEmail,
-  without,
-} from '../support/applicant';
+import { expectPage, expectVisible, field, PASSWORD } from '../support/applicant';
 import type { RunningServer } from '../support/server';
+import { addStaffMember, seedSubmittedApplicant } from '../support/staff';
 import { useBrowserSuite, type BrowserSuite } from '../support/suite';
 
 // Issue 26: what a newcomer met on a first visit. A prefill link that no longer works says so on
@@ -33,7 +21,6 @@ const TEXT = {
     'Type your street yourself. Then start typing your city or ZIP code in the City or ' +
     'ZIP/Postal Code field and pick a suggestion: it fills in the city, state, ZIP code and country.',
 };
-const DOC_KEYS = Object.keys(COMPLETE_ANSWERS).filter((key) => key.endsWith('_doc'));
 
 let suite: BrowserSuite;
 let page: Page;
@@ -100,32 +87,16 @@ describe('an applicant on a first visit', () => {
   });
 });
 
-/** A submitted application, made through the API in a context of its own; returns the name. */
-async function seedSubmittedApplicant(): Promise<string> {
-  const applicant = await openPage(suite.browser, server, WAIT_MS);
-  try {
-    const email = uniqueEmail('first-visit');
-    await createAccount(applicant.page, server, email);
-    await logInThroughApi(applicant.page, email);
-    await saveThroughApi(applicant.page, {
-      ...without(COMPLETE_ANSWERS, DOC_KEYS),
-      special_programs: 'NONE',
-      special_programs_desc: 'I am not applying to a special program',
-      first_name: 'Ingrid',
-      middle_name: '',
-      last_name: 'Nyström',
-    });
-    await submitThroughApi(applicant.page);
-    return 'Ingrid Nyström';
-  } finally {
-    await applicant.context.close();
-  }
-}
-
 describe('a staff member on a first visit', () => {
   it('signs in without console errors or server warnings, then reads and exports', async () => {
     const consoleErrors = collectConsoleErrors(page);
-    const fullName = await seedSubmittedApplicant();
+    const fullName = 'Ingrid Nyström';
+    await seedSubmittedApplicant(
+      suite.browser,
+      server,
+      { first_name: 'Ingrid', middle_name: '', last_name: 'Nyström' },
+      WAIT_MS,
+    );
 
     await page.goto('/staff');
     await page.waitForURL((url) => url.pathname === '/staff/sign-in');
@@ -136,17 +107,8 @@ describe('a staff member on a first visit', () => {
     await suite.a11y.check('/staff/sign-in', { includeModerate: true });
 
     const staffEmail = `first.${Date.now()}@staff.example.edu`;
-    const { stdout } = await server.runCli([
-      'staff',
-      'add',
-      '--email',
-      staffEmail,
-      '--role',
-      'exporter',
-    ]);
-    const setupLink = stdout.split(/\s+/).find((word) => word.includes('/staff/setup?token='));
-    expect(setupLink, stdout).toBeTruthy();
-    await page.goto(setupLink!);
+    const setupLink = await addStaffMember(server, staffEmail, 'exporter');
+    await page.goto(setupLink);
     await page.getByLabel(/^New password/).fill(PASSWORD);
     await page.getByLabel(/^Confirm password/).fill(PASSWORD);
     await page.getByRole('button', { name: 'Set password' }).click();

@@ -3,27 +3,21 @@ import { unzipSync } from 'fflate';
 import { authenticator } from 'otplib';
 import type { Browser, Download, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { COMPLETE_ANSWERS } from '../../packages/form/test/fixtures/complete-answers';
 import {
   startTestOidcProvider,
   type TestOidcProvider,
 } from '../../services/api/test/support/oidc-test-provider';
 import {
   A11yFindings,
-  createAccount,
   expectVisible,
-  logInThroughApi,
   openPage,
   PASSWORD,
   recordFailure,
-  saveThroughApi,
-  submitThroughApi,
-  uniqueEmail,
-  without,
 } from '../support/applicant';
 import { launchBrowser } from '../support/browser';
 import { extractPdfText, isPdf, normaliseText } from '../support/pdf';
 import { findFreePort, startServer, type RunningServer } from '../support/server';
+import { addStaffMember, seedSubmittedApplicant } from '../support/staff';
 
 // Issue 18 in the browser: a staff member signs in (through a real OpenID Connect provider on
 // loopback, or with a local account and TOTP), finds an applicant by part of the name typed
@@ -36,13 +30,6 @@ const WAIT_MS = 60_000;
 const STAFF_AXE = { includeModerate: true };
 // An export renders each PDF in a job on two cores shared with the server.
 const EXPORT_WAIT_MS = 110_000;
-
-const DOC_KEYS = Object.keys(COMPLETE_ANSWERS).filter((key) => key.endsWith('_doc'));
-const COMPLETE = {
-  ...without(COMPLETE_ANSWERS, DOC_KEYS),
-  special_programs: 'NONE',
-  special_programs_desc: 'I am not applying to a special program',
-};
 
 let server: RunningServer;
 let idp: TestOidcProvider;
@@ -91,21 +78,6 @@ afterEach(async ({ task }) => {
   await closePage();
   expect(pageErrors, 'uncaught errors in the page').toEqual([]);
 });
-
-/** A submitted application with these names, made through the API in a context of its own. */
-async function seedSubmittedApplicant(names: Record<string, string>): Promise<string> {
-  const applicant = await openPage(browser, server, WAIT_MS);
-  try {
-    const email = uniqueEmail('staff-reads');
-    await createAccount(applicant.page, server, email);
-    await logInThroughApi(applicant.page, email);
-    await saveThroughApi(applicant.page, { ...COMPLETE, ...names });
-    await submitThroughApi(applicant.page);
-    return email;
-  } finally {
-    await applicant.context.close();
-  }
-}
 
 /** Nothing wider than the window: on a phone the tables scroll inside their own box. */
 async function expectNoSidewaysScroll(): Promise<void> {
@@ -188,11 +160,16 @@ async function findReadDownloadAndExport(search: string, fullName: string, email
 
 describe('the staff area', () => {
   it('signs in through the identity provider, finds, reads, downloads and exports', async () => {
-    const email = await seedSubmittedApplicant({
-      first_name: 'Zoë',
-      middle_name: '',
-      last_name: 'Østergaard',
-    });
+    const email = await seedSubmittedApplicant(
+      browser,
+      server,
+      {
+        first_name: 'Zoë',
+        middle_name: '',
+        last_name: 'Østergaard',
+      },
+      WAIT_MS,
+    );
     idp.signInAs({
       sub: 'officer-1',
       email: 'officer@staff.example.edu',
@@ -219,24 +196,20 @@ describe('the staff area', () => {
 
   it('signs in with a local account and TOTP, finds, reads, downloads and exports (on a phone)', async () => {
     await page.setViewportSize({ width: 375, height: 800 });
-    const email = await seedSubmittedApplicant({
-      first_name: 'Søren',
-      middle_name: '',
-      last_name: 'Kierkegård',
-    });
+    const email = await seedSubmittedApplicant(
+      browser,
+      server,
+      {
+        first_name: 'Søren',
+        middle_name: '',
+        last_name: 'Kierkegård',
+      },
+      WAIT_MS,
+    );
     const staffEmail = `local.${Date.now()}@staff.example.edu`;
-    const { stdout } = await server.runCli([
-      'staff',
-      'add',
-      '--email',
-      staffEmail,
-      '--role',
-      'exporter',
-    ]);
-    const setupLink = stdout.split(/\s+/).find((word) => word.includes('/staff/setup?token='));
-    expect(setupLink, stdout).toBeTruthy();
+    const setupLink = await addStaffMember(server, staffEmail, 'exporter');
 
-    await page.goto(setupLink!);
+    await page.goto(setupLink);
     await expectVisible(page.getByRole('heading', { level: 1, name: /set your password/ }));
     await a11y.check('/staff/setup', STAFF_AXE);
     await page.getByLabel(/^New password/).fill(PASSWORD);
