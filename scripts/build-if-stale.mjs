@@ -70,7 +70,9 @@ function buildIfStale({ label, dist, marker, inputs, build }) {
   const hasBuild = existsSync(path.join(root, dist, marker));
   const built = hasBuild && existsSync(stampFile);
   if (built && readFileSync(stampFile, 'utf8').trim() === fingerprint) {
-    console.error(`${label}: up to date (${dist}).`);
+    // Said to a person at a terminal only: `npm run cli -- … | jq` (stdout piped) stays quiet
+    // unless something is actually built, which takes long enough to need saying.
+    if (process.stdout.isTTY) console.error(`${label}: up to date (${dist}).`);
     return;
   }
   console.error(

@@ -3,16 +3,25 @@ import type { Page } from 'playwright-core';
 
 /** The impacts that block a release; moderate and minor ones are left to review. */
 const BLOCKING = new Set(['serious', 'critical']);
+/** A page held to more (the staff pages: landmarks are moderate, and were wrong once). */
+const BLOCKING_WITH_MODERATE = new Set([...BLOCKING, 'moderate']);
+
+export interface AxeCheckOptions {
+  disableRules?: string[];
+  /** Moderate findings block too (duplicate or nested `main`, landmarks without a unique name). */
+  includeModerate?: boolean;
+}
 
 /**
  * Runs axe-core (WCAG 2.x A and AA rules) on the page as it is now and returns the serious and
- * critical violations, each as a readable line with the offending elements, so a failing
- * assertion says what to fix.
+ * critical violations (and moderate ones when asked), each as a readable line with the offending
+ * elements, so a failing assertion says what to fix.
  */
 export async function findBlockingViolations(
   page: Page,
-  options: { disableRules?: string[] } = {},
+  options: AxeCheckOptions = {},
 ): Promise<string[]> {
+  const blocking = options.includeModerate ? BLOCKING_WITH_MODERATE : BLOCKING;
   // Mid-transition elements (a toast fading in) have partial opacity, which axe reads as poor
   // colour contrast; endless ones (spinners) never settle and are left out of the wait. Two
   // frames first: a popover that has just mounted starts its transition a frame or so later
@@ -38,7 +47,7 @@ export async function findBlockingViolations(
     .disableRules(options.disableRules ?? [])
     .analyze();
   return results.violations
-    .filter((violation) => BLOCKING.has(violation.impact ?? ''))
+    .filter((violation) => blocking.has(violation.impact ?? ''))
     .map((violation) => {
       const targets = violation.nodes
         .map((node) => `    ${node.target.join(' ')}: ${node.failureSummary ?? ''}`)

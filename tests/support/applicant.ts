@@ -2,7 +2,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { findBlockingViolations } from './a11y';
+import { findBlockingViolations, type AxeCheckOptions } from './a11y';
 import { ARTIFACTS_DIR, type RunningServer } from './server';
 
 // The minimum of tests/e2e/application.test.ts's local helpers that the lookup and document
@@ -95,14 +95,14 @@ export async function waitForSaved(page: Page): Promise<void> {
     .toBe('saved');
 }
 
-/** Collects axe-core's serious and critical findings per screen, reported once per test. */
+/** Collects axe-core's blocking findings per screen, reported once per test. */
 export class A11yFindings {
   private readonly findings: string[] = [];
 
   constructor(private readonly page: Page) {}
 
-  async check(screen: string): Promise<void> {
-    for (const finding of await findBlockingViolations(this.page)) {
+  async check(screen: string, options: AxeCheckOptions = {}): Promise<void> {
+    for (const finding of await findBlockingViolations(this.page, options)) {
       this.findings.push(`${screen}: ${finding}`);
     }
   }
@@ -121,7 +121,7 @@ export class A11yFindings {
       await writeFile(report, this.findings.join('\n\n'));
       console.warn(`${this.findings.join('\n\n')}\n(also in ${report})`);
     }
-    expect(this.findings, 'serious or critical axe-core violations').toEqual([]);
+    expect(this.findings, 'blocking axe-core violations').toEqual([]);
   }
 }
 

@@ -1,6 +1,18 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { expect } from 'vitest';
+import { COMPLETE_ANSWERS } from '../../packages/form/test/fixtures/complete-answers';
+import {
+  createAccount,
+  logInThroughApi,
+  openPage,
+  saveThroughApi,
+  submitThroughApi,
+  uniqueEmail,
+  without,
+} from './applicant';
 import type { RunningServer } from './server';
 
 // The CLI's staff commands as an operator runs them, against the test server's configuration.
@@ -54,5 +66,47 @@ export async function createPrefillLink(
     return findLink(stdout, '/about', 'token');
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** `npm run cli -- staff add --email E --role R` → the one-time set-up link it prints. */
+export async function addStaffMember(
+  server: RunningServer,
+  email: string,
+  role: 'reader' | 'exporter',
+): Promise<string> {
+  const { stdout } = await server.runCli(['staff', 'add', '--email', email, '--role', role]);
+  const setupLink = stdout.split(/\s+/).find((word) => word.includes('/staff/setup?token='));
+  expect(setupLink, stdout).toBeTruthy();
+  return setupLink!;
+}
+
+const DOC_KEYS = Object.keys(COMPLETE_ANSWERS).filter((key) => key.endsWith('_doc'));
+
+/**
+ * A submitted application with these names (every other answer complete, no documents), made
+ * through the API in a browser context of its own; returns the applicant's e-mail.
+ */
+export async function seedSubmittedApplicant(
+  browser: Browser,
+  server: RunningServer,
+  names: Record<string, string>,
+  timeoutMs: number,
+): Promise<string> {
+  const applicant = await openPage(browser, server, timeoutMs);
+  try {
+    const email = uniqueEmail('staff-reads');
+    await createAccount(applicant.page, server, email);
+    await logInThroughApi(applicant.page, email);
+    await saveThroughApi(applicant.page, {
+      ...without(COMPLETE_ANSWERS, DOC_KEYS),
+      special_programs: 'NONE',
+      special_programs_desc: 'I am not applying to a special program',
+      ...names,
+    });
+    await submitThroughApi(applicant.page);
+    return email;
+  } finally {
+    await applicant.context.close();
   }
 }

@@ -54,6 +54,7 @@ import {
   StaffLoginResponse,
   StaffMeResponse,
   StaffMethodsResponse,
+  StaffSessionResponse,
   StaffSetupBody,
   StaffTotpBody,
 } from './staff';
@@ -368,6 +369,16 @@ export const ENDPOINTS = {
     tags: staff,
     summary: 'The sign-in methods the staff sign-in page offers',
     response: { 200: StaffMethodsResponse },
+    errors: [...ANY],
+  }),
+  readStaffSession: defineEndpoint(ROUTE.readStaffSession, {
+    tags: staff,
+    summary: 'Whether a staff member is signed in here, and who (the staff pages ask on load)',
+    description:
+      'Always 200: `{ "signed_in": false }` without a signed-in staff session (none, ended, or ' +
+      'still waiting for its TOTP code), else `signed_in: true` with the e-mail and role. ' +
+      'GET /staff/api/me answers 401 in the first case, which a browser logs as an error.',
+    response: { 200: StaffSessionResponse },
     errors: [...ANY],
   }),
   staffLogin: defineEndpoint(ROUTE.staffLogin, {

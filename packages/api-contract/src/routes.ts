@@ -49,6 +49,8 @@ export const STAFF_ROUTES = {
   oidcCallback: routePath(ROUTE.finishStaffOidc),
   /** Which sign-in methods the sign-in page offers. */
   methods: routePath(ROUTE.readStaffMethods),
+  /** Whether a staff member is signed in (200 either way). */
+  session: routePath(ROUTE.readStaffSession),
   login: routePath(ROUTE.staffLogin),
   totp: routePath(ROUTE.staffTotp),
   setup: routePath(ROUTE.staffSetup),

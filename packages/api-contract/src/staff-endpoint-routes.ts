@@ -4,6 +4,7 @@
 export const startStaffOidc = 'GET /staff/auth/oidc/start';
 export const finishStaffOidc = 'GET /staff/auth/oidc/callback';
 export const readStaffMethods = 'GET /staff/auth/methods';
+export const readStaffSession = 'GET /staff/auth/session';
 export const staffLogin = 'POST /staff/auth/login';
 export const staffTotp = 'POST /staff/auth/totp';
 export const staffSetup = 'POST /staff/auth/setup';

@@ -86,6 +86,16 @@ export const StaffMeResponse = Type.Object(
 );
 export type StaffMeResponse = Static<typeof StaffMeResponse>;
 
+/** Whether this browser holds a signed-in staff session: no session is an answer, not a 401. */
+export const StaffSessionResponse = Type.Union([
+  Type.Object({ signed_in: Type.Literal(false) }, { additionalProperties: false }),
+  Type.Object(
+    { signed_in: Type.Literal(true), ...StaffMeResponse.properties },
+    { additionalProperties: false },
+  ),
+]);
+export type StaffSessionResponse = Static<typeof StaffSessionResponse>;
+
 export const STAFF_SORTS = [
   'submitted_desc',
   'submitted_asc',
@@ -199,13 +209,28 @@ export const STAFF_EXPORT_MESSAGES = {
 /** Finished exports are kept this long, then their file is deleted (the row stays, 'expired'). */
 export const STAFF_EXPORT_RETENTION_DAYS = 7;
 
+/**
+ * What an export selects by status: one status, or `all`. Left out it means `submitted` (the
+ * applications a campus system takes in), as the CLI's `export --status` does.
+ */
+export const STAFF_EXPORT_STATUSES = [...WEB_STATUSES, 'all'] as const;
+export type StaffExportStatus = (typeof STAFF_EXPORT_STATUSES)[number];
+export const STAFF_EXPORT_DEFAULT_STATUS: StaffExportStatus = 'submitted';
+
 export const StaffExportBody = Type.Object(
   {
     /** The list's filters (status, dates, search). */
     filters: Type.Object(
       {
         q: Type.Optional(Type.String({ maxLength: 200 })),
-        status: Type.Optional(Type.Union(WEB_STATUSES.map((s) => Type.Literal(s)))),
+        status: Type.Optional(
+          Type.Union(
+            STAFF_EXPORT_STATUSES.map((s) => Type.Literal(s)),
+            {
+              description: 'A status or `all`; submitted when left out',
+            },
+          ),
+        ),
         from: Type.Optional(IsoDate),
         to: Type.Optional(IsoDate),
       },

@@ -163,6 +163,42 @@ describe.each(availableDrivers())('staff area (%s)', (driver) => {
     expect(again.json().message).toBe(STAFF_MESSAGES.setupRejected);
   });
 
+  it('answers the session probe with 200 whether or not a staff member is signed in', async () => {
+    const signedOut = { signed_in: false };
+    // Nobody signed in: not a 401 (the staff pages ask on every load), and no cookie to clear.
+    const none = await get('/staff/auth/session');
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toEqual(signedOut);
+    expect(none.headers['set-cookie']).toBeUndefined();
+    expect((await get('/staff/api/me')).statusCode).toBe(401);
+    // An applicant's session is not a staff one.
+    expect((await get('/staff/auth/session', await applicantSession())).json()).toEqual(signedOut);
+    // A cookie naming no session: signed out, and the cookie is cleared.
+    const stale = await get('/staff/auth/session', { staff_sid: 'no-such-session' });
+    expect(stale.json()).toEqual(signedOut);
+    expect(String(stale.headers['set-cookie'])).toMatch(/staff_sid=;/);
+
+    const { jar } = await enrolStaff('probe@staff.example.edu', 'exporter');
+    const signedIn = await get('/staff/auth/session', jar);
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.json()).toEqual({
+      signed_in: true,
+      email: 'probe@staff.example.edu',
+      role: 'exporter',
+    });
+    // Half way through a sign-in (password given, code not yet): not signed in.
+    t.clock.advance(31_000);
+    const login = await post('/staff/auth/login', {
+      email: 'probe@staff.example.edu',
+      password: STAFF_PASSWORD,
+    });
+    expect(login.statusCode, login.body).toBe(200);
+    expect((await get('/staff/auth/session', cookiesOf(login))).json()).toEqual(signedOut);
+    // Signed out: signed out.
+    expect((await post('/staff/auth/logout', {}, jar)).statusCode).toBe(200);
+    expect((await get('/staff/auth/session', jar)).json()).toEqual(signedOut);
+  });
+
   it('locks a staff e-mail out after five failures, even for the right password', async () => {
     await enrolStaff('lock@staff.example.edu', 'reader');
     for (let i = 0; i < 5; i++) {

@@ -188,6 +188,31 @@ describe.each(availableDrivers())('staff exports (%s)', (driver) => {
     });
     expect((await waitFor(forced.json<StaffExportResponse>().id, exporter)).rendered).toBe(1);
   }, 120_000);
+  it('selects the submitted applications when no status is given, every status only when asked', async () => {
+    // Ada has pressed Submit but is still being validated: not what an export takes by default.
+    await t.runtime.database.db.execute(
+      sql`UPDATE applications SET web_status = '{started,validating}' WHERE user_id <> ${zoeId}`,
+    );
+    const start = async (filters: Record<string, string>) => {
+      const started = await t.request({
+        method: 'POST',
+        url: '/staff/api/exports',
+        cookies: exporter,
+        body: { filters, format: 'zip' },
+      });
+      expect(started.statusCode, started.body).toBe(202);
+      return waitFor(started.json<StaffExportResponse>().id, exporter);
+    };
+    const byDefault = await start({});
+    expect(byDefault).toMatchObject({ status: 'completed', selected: 1 });
+    // Recorded as what it took, so the exports list says "Submitted".
+    expect(byDefault.filters).toEqual({ status: 'submitted' });
+    const everything = await start({ status: 'all' });
+    expect(everything).toMatchObject({ status: 'completed', selected: 2 });
+    expect(everything.filters).toEqual({ status: 'all' });
+    expect((await start({ status: 'validating' })).selected).toBe(1);
+  }, 120_000);
+
   it('writes one service_audit row per application in the file each time an export is downloaded', async () => {
     const started = await t.request({
       method: 'POST',

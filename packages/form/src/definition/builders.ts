@@ -111,6 +111,14 @@ interface AddressOptions {
   labels?: { line1?: string };
 }
 
+/**
+ * Under the first line of an address block that completes places: the lookup has cities and ZIP
+ * codes, not streets, so suggestions come from the City and ZIP fields and the street is typed.
+ */
+export const ADDRESS_LOOKUP_HELP =
+  'Type your street yourself. Then start typing your city or ZIP code in the City or ' +
+  'ZIP/Postal Code field and pick a suggestion: it fills in the city, state, ZIP code and country.';
+
 /** One address block; the same rules serve the permanent, mailing, parent and school addresses. */
 export function addressQuestions({
   prefix,
@@ -126,7 +134,10 @@ export function addressQuestions({
   const requiredLine: Extra = requireLines ? { required: required() } : {};
   return [
     lookup
-      ? autocomplete(`${prefix}address_line_1`, line1Label, 'address', requiredLine)
+      ? autocomplete(`${prefix}address_line_1`, line1Label, 'address', {
+          ...requiredLine,
+          help: ADDRESS_LOOKUP_HELP,
+        })
       : text(`${prefix}address_line_1`, line1Label, requiredLine),
     ...(lineTwo ? [text(`${prefix}address_line_2`, 'Address Line 2')] : []),
     text(`${prefix}city`, 'City', requiredLine),

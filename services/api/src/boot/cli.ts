@@ -14,7 +14,9 @@ import { migrateDatabase } from '../platform/db/migrate';
 import {
   findCliDatabase,
   MissingDatabaseError,
+  noteCliDatabase,
   openCliDatabaseAt,
+  sayHeldCliDatabaseNote,
 } from '../platform/db/command-database';
 import { serveWorkerMetrics } from '../platform/http/metrics';
 import { createProcessLogger, stopOnSignals } from './process-lifecycle';
@@ -66,10 +68,10 @@ Configuration comes from the same environment variables as the server (see READM
 
 class UsageError extends Error {}
 
-/** Opens the command's database and says which one on stderr (stdout may be piped or JSON). */
+/** Opens the command's database and says which one on stderr (see noteCliDatabase). */
 async function openCliDatabase(config: Config, options: { mustExist: boolean }) {
   const target = await findCliDatabase(config, options);
-  console.error(`Database: ${target.description}`);
+  noteCliDatabase(target);
   return openCliDatabaseAt(config, target);
 }
 
@@ -220,6 +222,7 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (error: unknown) => {
+    sayHeldCliDatabaseNote();
     if (error instanceof ExportUsageError) {
       console.error(`${error.message}\n\n${EXPORT_USAGE}`);
     } else if (

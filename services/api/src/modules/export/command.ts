@@ -9,6 +9,7 @@ import { migrateDatabase } from '../../platform/db/migrate';
 import {
   findCliDatabase,
   MissingDatabaseError,
+  noteCliDatabase,
   openCliDatabaseAt,
   type CliDatabaseTarget,
 } from '../../platform/db/command-database';
@@ -59,7 +60,7 @@ async function openExportDatabase(
   config: Config,
   poolSize: number,
   queue: boolean,
-  stderr: CommandIo['stderr'],
+  io: Pick<CommandIo, 'stdout' | 'stderr'>,
 ): Promise<Database> {
   // On the embedded database a running server holds the files: go through its socket. An export
   // never creates a database (a forgotten DATA_DIR would export nothing and say so too late).
@@ -79,7 +80,7 @@ async function openExportDatabase(
   }
   const viaServer = target.viaServer;
   if (queue && !config.databaseUrl && !viaServer) throw noQueueWorker;
-  stderr.write(`Database: ${target.description}\n`);
+  noteCliDatabase(target, io);
   // The server's socket takes a few connections, and PGlite runs one statement at a time.
   const database = await openCliDatabaseAt(config, target, viaServer ? 2 : poolSize);
   try {
@@ -104,7 +105,7 @@ export async function runExportCommand(
     config,
     Math.min(options.concurrency, 16) + 2,
     options.queue,
-    io.stderr,
+    io,
   );
   let storage: StorageDriver | undefined;
   let pool: RenderPool | undefined;

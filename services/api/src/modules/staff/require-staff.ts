@@ -7,6 +7,7 @@ import {
   clearStaffCookie,
   readStaffToken,
   resolveStaffSession,
+  staffCookieName,
   type StaffCookieSettings,
   type StaffSessionStage,
   type StaffUser,
@@ -19,22 +20,40 @@ declare module 'fastify' {
 }
 
 /**
- * preHandler for staff routes: a live staff session at `stage` or 401. Only the staff cookie is
- * read, so an applicant's session (cookie `sid`) is never considered here.
+ * The staff session the request carries at `stage`, or null. Only the staff cookie is read, so an
+ * applicant's session (cookie `sid`) is never considered here; a staff cookie naming no live
+ * session is cleared.
  */
+export function createFindStaff(
+  db: Db,
+  clock: Clock,
+  cookies: StaffCookieSettings,
+  stage: StaffSessionStage = 'full',
+) {
+  return async function findStaff(
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<StaffUser | null> {
+    const token = readStaffToken(request, cookies);
+    const user = token ? await resolveStaffSession(db, token, clock.now()) : null;
+    if (!user && request.cookies[staffCookieName(cookies)] !== undefined) {
+      clearStaffCookie(reply, cookies);
+    }
+    return user?.stage === stage ? user : null;
+  };
+}
+
+/** preHandler for staff routes: a live staff session at `stage` or 401. */
 export function createRequireStaff(
   db: Db,
   clock: Clock,
   cookies: StaffCookieSettings,
   stage: StaffSessionStage = 'full',
 ) {
+  const findStaff = createFindStaff(db, clock, cookies, stage);
   return async function requireStaff(request: FastifyRequest, reply: FastifyReply) {
-    const token = readStaffToken(request, cookies);
-    const user = token ? await resolveStaffSession(db, token, clock.now()) : null;
-    if (!user || user.stage !== stage) {
-      if (!user) clearStaffCookie(reply, cookies);
-      throw new AppError('STAFF_SESSION_INVALID', STAFF_MESSAGES.sessionInvalid);
-    }
+    const user = await findStaff(request, reply);
+    if (!user) throw new AppError('STAFF_SESSION_INVALID', STAFF_MESSAGES.sessionInvalid);
     request.staffUser = user;
   };
 }

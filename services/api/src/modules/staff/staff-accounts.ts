@@ -1,7 +1,9 @@
 // Local staff accounts (the embedded default, where no identity provider exists): created by the
 // CLI with a one-time set-up link, then password (the applicant rules, argon2id) plus TOTP.
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import { authenticator } from 'otplib';
+import { Authenticator } from '@otplib/core';
+import { keyDecoder, keyEncoder } from '@otplib/plugin-base32-enc-dec';
+import { createDigest, createRandomBytes } from '@otplib/plugin-crypto';
 import { STAFF_MESSAGES, MESSAGES, type StaffRole } from '@admissions/api-contract';
 import { isValidEmail, normalizeEmail, validateAuthForm } from '@admissions/form';
 import type { Db } from '../../platform/db/connect';
@@ -40,6 +42,18 @@ export interface StaffAccountDeps {
   clock: Clock;
   encryptionKey: Buffer;
 }
+
+/**
+ * otplib's authenticator with the base32 plugin that uses Buffer.from: the `otplib` preset's
+ * (thirty-two) calls the deprecated `new Buffer()`, a DEP0005 warning in the server's log at every
+ * enrolment and code check.
+ */
+const authenticator = new Authenticator({
+  createDigest,
+  createRandomBytes,
+  keyDecoder,
+  keyEncoder,
+});
 
 /** otplib at the service's clock (tests move it), accepting the previous and next step too. */
 function totpAt(now: Date) {

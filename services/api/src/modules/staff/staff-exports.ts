@@ -10,6 +10,7 @@ import path from 'node:path';
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import {
+  STAFF_EXPORT_DEFAULT_STATUS,
   STAFF_EXPORT_MESSAGES,
   STAFF_EXPORT_RETENTION_DAYS,
   STAFF_EXPORT_ROUTES,
@@ -202,8 +203,13 @@ export function createStaffExports(deps: StaffExportDeps) {
         .where(and(eq(staffExports.staffId, staffId), eq(staffExports.status, 'running')))
         .limit(1);
       if (active) throw busy();
-      const filters = buildStaffFilters(body.filters);
-      if (body.filters.status) filters.push(sql`a.staff_status = ${body.filters.status}`);
+      // Recorded with the status it ran with, so the list of exports says what it took.
+      const selected = {
+        ...body.filters,
+        status: body.filters.status ?? STAFF_EXPORT_DEFAULT_STATUS,
+      };
+      const filters = buildStaffFilters(selected);
+      if (selected.status !== 'all') filters.push(sql`a.staff_status = ${selected.status}`);
       const where = filters.length === 0 ? sql`TRUE` : sql.join(filters, sql` AND `);
       const selection = await db.execute<{ id: string }>(
         sql`SELECT a.user_id AS id FROM ${applications} a WHERE ${where} ORDER BY a.user_id`,
@@ -214,7 +220,7 @@ export function createStaffExports(deps: StaffExportDeps) {
         .values({
           staffId,
           format: body.format,
-          filters: body.filters as Record<string, string>,
+          filters: selected as Record<string, string>,
           force: body.force ? 1 : 0,
           status: 'running',
           selected: ids.length,

@@ -21,7 +21,7 @@ import type { StaffExports } from './staff-exports';
 import { OIDC_COOKIE, OIDC_COOKIE_PATH, OIDC_FLOW_TTL_MS, type StaffOidc } from './staff-oidc';
 import { listStaffApplications, type StaffListLabels } from './staff-list';
 import { recordListRead } from './list-audit';
-import { createRequireStaff, currentStaff, requireRole } from './require-staff';
+import { createFindStaff, createRequireStaff, currentStaff, requireRole } from './require-staff';
 import {
   clearStaffCookie,
   createStaffSession,
@@ -48,6 +48,7 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
   const { db, clock, cookies, accounts } = options;
   const requireStaff = createRequireStaff(db, clock, cookies);
   const requirePending = createRequireStaff(db, clock, cookies, 'totp');
+  const findStaff = createFindStaff(db, clock, cookies);
   app.decorateRequest('staffUser', null);
   // Staff answers name applicants: never cached anywhere.
   app.addHook('onSend', async (_request, reply) => {
@@ -109,6 +110,15 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
 
   registerEndpoint(app, ENDPOINTS.readStaffMethods, {
     handler: async () => ({ oidc: options.oidc !== null }),
+  });
+
+  registerEndpoint(app, ENDPOINTS.readStaffSession, {
+    handler: async (request, reply) => {
+      const user = await findStaff(request, reply);
+      return user
+        ? { signed_in: true as const, email: user.email, role: user.role }
+        : { signed_in: false as const };
+    },
   });
 
   registerEndpoint(app, ENDPOINTS.staffLogin, {

@@ -59,6 +59,28 @@ export async function findCliDatabase(
   return { url: null, viaServer: false, description: `the embedded database in ${dbDir}` };
 }
 
+let heldNote: string | undefined;
+
+/**
+ * "Database: …" on stderr, for a person at a terminal. With stdout piped or redirected (a script
+ * reading the command's output) nothing extra is said unless the command fails: the note is held
+ * for `sayHeldCliDatabaseNote`, because then it tells which data folder was the wrong one.
+ */
+export function noteCliDatabase(
+  target: CliDatabaseTarget,
+  io: { stdout: { isTTY?: boolean }; stderr: { write(text: string): unknown } } = process,
+): void {
+  const note = `Database: ${target.description}\n`;
+  if (io.stdout.isTTY) io.stderr.write(note);
+  else heldNote = note;
+}
+
+/** The failure path: the note a piped run held back, if any. */
+export function sayHeldCliDatabaseNote(stderr: { write(text: string): unknown } = process.stderr) {
+  if (heldNote) stderr.write(heldNote);
+  heldNote = undefined;
+}
+
 export async function openCliDatabaseAt(
   config: Config,
   target: CliDatabaseTarget,

@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
+import { Alert, Text } from '@mantine/core';
 import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { WEB_STATUSES, type ProfileResponse } from '@admissions/api-contract';
+import { MESSAGES, WEB_STATUSES, type ProfileResponse } from '@admissions/api-contract';
 import { PATHS } from '../../../config/paths';
 import { AccountPopover } from '../../../features/account/components/account-popover';
 import { useAddAnother } from '../../../features/application/api/add-another';
@@ -18,7 +19,11 @@ import { profileQueryOptions, useProfile } from '../../../features/profile/api/g
 import { readAuthLocationState } from '../../../shared/lib/auth-location-state';
 import { getSession, isLoggedIn } from '../../../shared/lib/session';
 import { FullScreenLoader } from '../../../shared/ui/full-screen-loader';
-import { showErrorToast } from '../../../shared/ui/notify';
+
+const PREFILL_LINK_FAILED = {
+  title: 'This link did not fill in the form',
+  whatNow: 'Ask the admissions office for a new link, or fill in the form yourself.',
+} as const;
 
 /** The form pages' root route (docs/screens-and-routes.md): loads the profile, builds the snapshot, shows the frame. */
 export function Component() {
@@ -54,12 +59,10 @@ function AnonymousApplication() {
   const [params] = useSearchParams();
   const location = useLocation();
   const token = params.get('token');
-  const temporary = useTemporaryAnswers(token);
-  // An expired or unknown prefill link leaves an empty application and says so.
-  const failure = temporary.isError ? temporary.error.message : undefined;
-  useEffect(() => {
-    if (failure) showErrorToast('Error', failure, { id: 'temporary-answers' });
-  }, [failure]);
+  // `?token=` with nothing after it is a link cut short: no request, the same message.
+  const temporary = useTemporaryAnswers(token || null);
+  const failure =
+    token === '' ? MESSAGES.temporaryAnswersGone : temporary.isError ? temporary.error.message : '';
   if (token && temporary.isPending) return <FullScreenLoader />;
   // Answers carried back from an auth screen, then a prefill link's answers.
   const carried = readAuthLocationState(location.state).answers ?? {};
@@ -71,11 +74,42 @@ function AnonymousApplication() {
         addAnother: {},
         tabs: {},
       }}
+      notice={failure && <PrefillLinkFailed message={failure} />}
     />
   );
 }
 
-function ApplicationShell({ initial }: { initial: ApplicationInitialState }) {
+/**
+ * An expired or unknown prefill link leaves an empty application and says so on the page, with
+ * what to do: a toast alone faded before a newcomer had read it, leaving an empty form unexplained.
+ */
+function PrefillLinkFailed({ message }: { message: string }) {
+  const [open, setOpen] = useState(true);
+  if (!open) return null;
+  return (
+    <Alert
+      color="red"
+      role="alert"
+      mb="md"
+      title={PREFILL_LINK_FAILED.title}
+      withCloseButton
+      closeButtonLabel="Dismiss"
+      onClose={() => setOpen(false)}
+    >
+      <Text size="sm">{message}</Text>
+      <Text size="sm">{PREFILL_LINK_FAILED.whatNow}</Text>
+    </Alert>
+  );
+}
+
+function ApplicationShell({
+  initial,
+  notice,
+}: {
+  initial: ApplicationInitialState;
+  /** Shown above the page's form (a prefill link that did not work). */
+  notice?: ReactNode;
+}) {
   const queryClient = useQueryClient();
   const markSubmitted = useCallback(() => {
     queryClient.setQueryData(profileQueryOptions().queryKey, (old: ProfileResponse | undefined) =>
@@ -93,6 +127,7 @@ function ApplicationShell({ initial }: { initial: ApplicationInitialState }) {
     <ApplicationProvider initial={initial} onSubmitted={markSubmitted}>
       <Frame headerActions={initial.snapshot.is_service_user ? undefined : <AccountPopover />}>
         <ApplicationChrome />
+        {notice}
         <Outlet />
       </Frame>
     </ApplicationProvider>

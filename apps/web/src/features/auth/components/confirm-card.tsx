@@ -1,4 +1,4 @@
-import { Button, Group, Text, TextInput } from '@mantine/core';
+import { Button, Text, TextInput } from '@mantine/core';
 import { useLocation, useNavigate } from 'react-router';
 import { normalizeEmail, validateAuthForm } from '@admissions/form';
 import { PATHS } from '../../../config/paths';
@@ -11,6 +11,7 @@ import {
 import { useConfirmAccount } from '../api/confirm';
 import { useResendConfirmationCode } from '../api/resend-confirm';
 import { AuthCard } from './auth-card';
+import classes from './auth-card.module.css';
 import { MessageAlert } from './message-alert';
 import { useAuthCardForm } from './use-auth-card-form';
 
@@ -96,14 +97,15 @@ export function ConfirmCard() {
         required
         {...form.field('code')}
       />
-      <Group grow>
+      {/* Side by side while both labels fit, one under the other on a phone: never cut short. */}
+      <div className={classes.actions}>
         <Button type="submit" loading={confirm.isPending}>
           Confirm Account
         </Button>
         <Button variant="outline" onClick={resendCode} loading={resend.isPending}>
           Resend Code
         </Button>
-      </Group>
+      </div>
     </AuthCard>
   );
 }

@@ -66,7 +66,14 @@ export function ServicePrint() {
  * The application as the server built it: the view model arrives finished (answers hidden,
  * formatted and masked once, on the server, as for the staff PDF); this only lays it out.
  */
-export function PrintedApplication({ data }: { data: ServicePrintResponse }) {
+export function PrintedApplication({
+  data,
+  component = 'main',
+}: {
+  data: ServicePrintResponse;
+  /** `main` on its own page (/print); an `article` inside a page that has its `main` already. */
+  component?: 'main' | 'article';
+}) {
   const [generatedAt] = useState(() => new Date().toISOString());
   const cover: ApplicationCover = {
     applicantName: data.applicant.name,
@@ -82,7 +89,7 @@ export function PrintedApplication({ data }: { data: ServicePrintResponse }) {
   return (
     <>
       <title>{title}</title>
-      <PrintView view={data.view} cover={cover} />
+      <PrintView view={data.view} cover={cover} component={component} />
     </>
   );
 }

@@ -61,16 +61,16 @@ export const staffKeys = {
   exports: ['staff', 'exports'] as const,
 };
 
-/** The signed-in member, or null when there is no staff session (not an error: the sign-in page). */
+/**
+ * The signed-in member, or null when there is no staff session (not an error: the sign-in page).
+ * Asked of the session probe, which answers 200 either way: a 401 from /staff/api/me would put an
+ * error in the console of everyone who simply has not signed in yet.
+ */
 export const staffMeQuery = queryOptions({
   queryKey: staffKeys.me,
   queryFn: async (): Promise<StaffMeResponse | null> => {
-    try {
-      return await signInFetch('GET /staff/api/me');
-    } catch (error) {
-      if (isUnauthorizedError(error)) return null;
-      throw error;
-    }
+    const session = await signInFetch('GET /staff/auth/session');
+    return session.signed_in ? { email: session.email, role: session.role } : null;
   },
   staleTime: 60_000,
   retry: false,

@@ -121,11 +121,10 @@ function BackLink() {
   );
 }
 
-/** The staff print view: the same component as /print, the view model as the server built it. */
+/**
+ * The staff print view: the same component as /print, the view model as the server built it; an
+ * article named by the applicant, since the staff layout holds the page's one `main`.
+ */
 function StaffPrintedApplication({ data }: { data: StaffApplicationResponse }) {
-  return (
-    <article>
-      <PrintedApplication data={data.print} />
-    </article>
-  );
+  return <PrintedApplication data={data.print} component="article" />;
 }

@@ -15,15 +15,18 @@ import {
 } from '@mantine/core';
 import { useOutletContext, useSearchParams } from 'react-router';
 import {
+  STAFF_EXPORT_DEFAULT_STATUS,
   STAFF_EXPORT_RETENTION_DAYS,
   STAFF_MESSAGES,
   WEB_STATUSES,
   type StaffExportResponse,
+  type StaffExportStatus,
   type StaffMeResponse,
 } from '@admissions/api-contract';
 import { useStaffExports, useStartExport } from '../api/staff-api';
 import {
   describeSelection,
+  EVERY_STATUS,
   readListState,
   STATUS_LABELS,
   toExportFilters,
@@ -68,13 +71,18 @@ export function ExportsPage() {
 function ExportForm() {
   const [params] = useSearchParams();
   const [filters, setFilters] = useState<ListFilters>(() => readListState(params));
+  // The list's status when it had one; otherwise the submitted applications, not every status
+  // (a campus system takes in submitted ones; "Every status" is a choice, not the default).
+  const [status, setStatus] = useState<StaffExportStatus>(
+    () => filters.status || STAFF_EXPORT_DEFAULT_STATUS,
+  );
   const [format, setFormat] = useState<'zip' | 'combined'>('zip');
   const [force, setForce] = useState(false);
   const start = useStartExport();
   const set = (change: Partial<ListFilters>) => setFilters((old) => ({ ...old, ...change }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    start.mutate({ filters: toExportFilters(filters), format, force });
+    start.mutate({ filters: { ...toExportFilters(filters), status }, format, force });
   };
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="new-export">
@@ -86,11 +94,11 @@ function ExportForm() {
           <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="sm">
             <StaffSelect
               label="Status"
-              value={filters.status}
-              onChange={(value) => set({ status: value as ListFilters['status'] })}
+              value={status}
+              onChange={(value) => setStatus(value as StaffExportStatus)}
               data={[
-                { value: '', label: 'Every status' },
                 ...WEB_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] })),
+                { value: 'all', label: EVERY_STATUS },
               ]}
             />
             <TextInput

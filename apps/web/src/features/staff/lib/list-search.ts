@@ -73,8 +73,10 @@ export function toListQuery(state: ListState): StaffListQuery {
 }
 
 /** The selection an export takes: the list's filters without the order and the page. */
-export function toExportFilters(filters: ListFilters): StaffExportBody['filters'] {
-  const selection: StaffExportBody['filters'] = {};
+export function toExportFilters(
+  filters: ListFilters,
+): Pick<StaffListQuery, 'q' | 'status' | 'from' | 'to'> {
+  const selection: Pick<StaffListQuery, 'q' | 'status' | 'from' | 'to'> = {};
   if (filters.q.trim()) selection.q = filters.q.trim();
   if (filters.status) selection.status = filters.status;
   if (filters.from) selection.from = filters.from;
@@ -88,9 +90,13 @@ export const STATUS_LABELS: Record<WebStatus, string> = {
   submitted: 'Submitted',
 };
 
+export const EVERY_STATUS = 'Every status';
+
 /** "Submitted, 'zoe', from 2026-11-01": how a selection reads in the exports list. */
 export function describeSelection(filters: StaffExportBody['filters']): string {
-  const parts: string[] = [filters.status ? STATUS_LABELS[filters.status] : 'Every status'];
+  // No status: an export recorded before it defaulted to submitted, which took every status.
+  const { status } = filters;
+  const parts: string[] = [status && status !== 'all' ? STATUS_LABELS[status] : EVERY_STATUS];
   if (filters.q) parts.push(`matching “${filters.q}”`);
   if (filters.from) parts.push(`submitted from ${filters.from}`);
   if (filters.to) parts.push(`submitted to ${filters.to}`);
