@@ -13,7 +13,9 @@ import { convertPdf } from '../src/modules/documents/conversion/convert-pdf';
 import { DocumentRejectedError } from '../src/modules/documents/conversion/conversion-errors';
 import { DOCUMENT_LIMITS } from '../src/modules/documents/conversion/limits';
 import {
+  LAYER_COLOURS,
   buildActivePdf,
+  buildOptionalContentPdf,
   buildLargeImagePdf,
   buildManyPagePdf,
   buildObjectStreamBombPdf,
@@ -22,7 +24,7 @@ import {
   buildTextPdf,
   encryptWithQpdf,
 } from './support/pdf-builder';
-import { pdfPageCount, pdfText } from './support/pdf-inspect';
+import { pdfPageCount, pdfText, renderFirstPage, type Raster } from './support/pdf-inspect';
 import { createUploadClient } from './support/upload-client';
 import {
   availableDrivers,
@@ -173,6 +175,40 @@ describe('uploaded PDF: read as viewers read it', () => {
     );
     expect(error.code).toBe('UNREADABLE');
     expect(error.userMessage).toBe(DOCUMENT_MESSAGES.unreadable);
+  });
+});
+
+/** Pixels of the page within `tolerance` of a colour on every channel. */
+function countColour(raster: Raster, colour: readonly number[], tolerance = 40): number {
+  let count = 0;
+  for (let y = 0; y < raster.height; y++) {
+    for (let x = 0; x < raster.width; x++) {
+      if (raster.at(x, y).every((v, c) => Math.abs(v - colour[c]!) <= tolerance)) count += 1;
+    }
+  }
+  return count;
+}
+
+describe('uploaded PDF: staff see what the applicant saw', () => {
+  it('keeps hidden what optional content hides by default, and shows the rest', async () => {
+    const source = buildOptionalContentPdf();
+    const stored = await convert(source);
+    const before = renderFirstPage(source);
+    const after = renderFirstPage(stored);
+    // A 100 pt square at 36 dpi is 50×50 pixels.
+    expect(countColour(before, LAYER_COLOURS.visible)).toBeGreaterThan(2000);
+    expect(countColour(after, LAYER_COLOURS.visible)).toBeGreaterThan(2000);
+    for (const colour of [
+      LAYER_COLOURS.hiddenSection,
+      LAYER_COLOURS.hiddenImage,
+      LAYER_COLOURS.hiddenByMembership,
+    ]) {
+      expect(countColour(before, colour), `source ${colour.join()}`).toBe(0);
+      expect(countColour(after, colour), `stored ${colour.join()}`).toBe(0);
+    }
+    const text = pdfText(stored);
+    expect(text).toContain('Layered statement');
+    expect(text).not.toContain('Draft note');
   });
 });
 

@@ -339,3 +339,46 @@ export function encryptWithQpdf(pdf: Uint8Array, userPassword: string): Uint8Arr
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** Colours of the optional-content page: what must show and what its author hid. */
+export const LAYER_COLOURS = {
+  visible: [0, 0, 255],
+  hiddenSection: [255, 0, 0],
+  hiddenImage: [0, 200, 0],
+  hiddenByMembership: [255, 0, 255],
+} as const;
+
+/**
+ * A page with layers (optional content), as a design tool or a scanner's OCR layer writes them: a
+ * blue square in an ON layer; a red square in a marked-content section of a layer the default
+ * configuration turns OFF; a green image XObject with its own /OC naming that layer; a magenta
+ * square behind a membership dictionary (/OCMD, AllOn of an ON and the OFF layer); text in no layer.
+ */
+export function buildOptionalContentPdf(): Uint8Array {
+  const rgb = (colour: readonly number[]) => colour.map((c) => (c / 255).toFixed(3)).join(' ');
+  const square = (colour: readonly number[], x: number) =>
+    `${rgb(colour)} rg ${x} 500 100 100 re f`;
+  const content = [
+    'BT /F1 14 Tf 72 720 Td (Layered statement) Tj ET',
+    `/OC /On BDC ${square(LAYER_COLOURS.visible, 72)} EMC`,
+    `/OC /Off BDC q ${square(LAYER_COLOURS.hiddenSection, 200)} Q BT /F1 14 Tf 200 650 Td (Draft note) Tj ET EMC`,
+    'q 100 0 0 100 330 500 cm /Im1 Do Q',
+    `/OC /Both BDC ${square(LAYER_COLOURS.hiddenByMembership, 460)} EMC`,
+  ].join('\n');
+  const pixels = Buffer.alloc(8 * 8 * 3);
+  for (let i = 0; i < pixels.length; i += 3) pixels.set(LAYER_COLOURS.hiddenImage, i);
+  return writePdf([
+    /* 1 */ '<< /Type /Catalog /Pages 2 0 R /OCProperties << /OCGs [6 0 R 7 0 R] /D << /Order [6 0 R 7 0 R] /ON [6 0 R] /OFF [7 0 R] >> >> >>',
+    /* 2 */ '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    /* 3 */ '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /XObject << /Im1 8 0 R >> /Properties << /On 6 0 R /Off 7 0 R /Both 9 0 R >> >> /Contents 4 0 R >>',
+    /* 4 */ deflatedStream('', content),
+    /* 5 */ FONT,
+    /* 6 */ '<< /Type /OCG /Name (Shown) >>',
+    /* 7 */ '<< /Type /OCG /Name (Hidden by its author) >>',
+    /* 8 */ deflatedStream(
+      '/Type /XObject /Subtype /Image /Width 8 /Height 8 /ColorSpace /DeviceRGB /BitsPerComponent 8 /OC 7 0 R',
+      pixels,
+    ),
+    /* 9 */ '<< /Type /OCMD /OCGs [6 0 R 7 0 R] /P /AllOn >>',
+  ]);
+}

@@ -8,6 +8,7 @@ import { PDFDocument } from 'pdf-lib';
 import { DocumentRejectedError, isDocumentRejected } from './conversion-errors';
 import { DOCUMENT_LIMITS } from './limits';
 import { saveInertCopy } from './pdf-inert';
+import { hideOptionalContent } from './pdf-optional-content';
 import { measureInflatedBytes } from './pdf-inflate-budget';
 import { runQpdf, type QpdfOutcome } from './pdf-qpdf';
 import { isTrailerFailure, withRebuiltTrailer } from './pdf-trailer-repair';
@@ -126,6 +127,7 @@ async function readDocument(bytes: Uint8Array): Promise<Uint8Array> {
   return asDocumentProblem(async () => {
     checkPageTree(doc);
     checkPageContents(doc);
+    hideOptionalContent(doc);
     return saveInertCopy(doc);
   });
 }
