@@ -13,8 +13,10 @@ import { convertPdf } from '../src/modules/documents/conversion/convert-pdf';
 import { DocumentRejectedError } from '../src/modules/documents/conversion/conversion-errors';
 import { DOCUMENT_LIMITS } from '../src/modules/documents/conversion/limits';
 import {
+  ANNOTATION_MARKS,
   LAYER_COLOURS,
   buildActivePdf,
+  buildAnnotatedPdf,
   buildOptionalContentPdf,
   buildLargeImagePdf,
   buildManyPagePdf,
@@ -25,6 +27,12 @@ import {
   encryptWithQpdf,
 } from './support/pdf-builder';
 import { pdfPageCount, pdfText, renderFirstPage, type Raster } from './support/pdf-inspect';
+import {
+  compareImages,
+  countColour as countPixels,
+  cropPoints,
+  renderPage,
+} from './support/image-compare';
 import { createUploadClient } from './support/upload-client';
 import {
   availableDrivers,
@@ -209,6 +217,46 @@ describe('uploaded PDF: staff see what the applicant saw', () => {
     const text = pdfText(stored);
     expect(text).toContain('Layered statement');
     expect(text).not.toContain('Draft note');
+  });
+
+  it('draws markup, shape, ink, free-text and note annotations stored without an appearance', async () => {
+    const source = buildAnnotatedPdf();
+    const stored = await convert(source);
+    const dpi = 144;
+    // poppler draws these annotations from their dictionaries: its rendering is the reference.
+    const reference = renderPage(source, dpi);
+    const shown = renderPage(stored, dpi);
+    for (const mark of ANNOTATION_MARKS) {
+      const want = cropPoints(reference, mark.rect, dpi);
+      const got = cropPoints(shown, mark.rect, dpi);
+      const inReference = countPixels(want, mark.colour, 80);
+      expect(inReference, `${mark.subtype} drawn by poppler`).toBeGreaterThan(10);
+      expect(countPixels(got, mark.colour, 80), mark.subtype).toBeGreaterThanOrEqual(
+        inReference * 0.5,
+      );
+      // Tolerance: at most 15% of the annotation's pixels more than 96 levels off poppler's;
+      // 40% for the note icon, whose artwork (poppler's own drawing of a notepad) we only follow
+      // in its outline, colour and size.
+      const difference = compareImages(got, (x, y) => want[y]![x]!, 96);
+      expect(
+        difference.offPixels / (got.length * got[0]!.length),
+        mark.subtype,
+      ).toBeLessThanOrEqual(mark.subtype === 'Text' ? 0.4 : 0.15);
+    }
+  });
+
+  it('keeps a list box with its options and its selected option when it has no appearance', async () => {
+    const stored = await convert(buildAnnotatedPdf());
+    const text = pdfText(stored);
+    for (const option of ['Physics', 'Chemistry', 'Biology']) expect(text).toContain(option);
+    // The selected row (the second of the 60 pt box) is shaded, the others are not.
+    const page = renderPage(stored, 72);
+    const shaded = (rect: number[]) =>
+      cropPoints(page, rect, 72)
+        .flat()
+        .filter((p) => p.every((v) => v < 235 && v > 100)).length;
+    expect(shaded([80, 180, 260, 190])).toBeGreaterThan(100);
+    expect(shaded([160, 200, 260, 208])).toBe(0);
   });
 });
 

@@ -382,3 +382,66 @@ export function buildOptionalContentPdf(): Uint8Array {
     /* 9 */ '<< /Type /OCMD /OCGs [6 0 R 7 0 R] /P /AllOn >>',
   ]);
 }
+
+/** A mark an annotation puts on the annotated page: where, and in which colour. */
+export interface AnnotationMark {
+  subtype: string;
+  rect: [number, number, number, number];
+  colour: [number, number, number];
+}
+
+/** The annotations of buildAnnotatedPdf, none with a stored appearance. */
+export const ANNOTATION_MARKS: readonly AnnotationMark[] = [
+  { subtype: 'Highlight', rect: [70, 700, 300, 722], colour: [255, 255, 0] },
+  { subtype: 'Underline', rect: [70, 660, 300, 682], colour: [0, 0, 255] },
+  { subtype: 'StrikeOut', rect: [70, 620, 300, 642], colour: [255, 0, 0] },
+  { subtype: 'Square', rect: [72, 420, 172, 520], colour: [0, 128, 0] },
+  { subtype: 'Circle', rect: [200, 420, 300, 520], colour: [255, 0, 255] },
+  { subtype: 'Polygon', rect: [330, 420, 430, 520], colour: [0, 160, 160] },
+  { subtype: 'Ink', rect: [450, 420, 560, 540], colour: [255, 0, 0] },
+  { subtype: 'FreeText', rect: [72, 330, 300, 380], colour: [255, 204, 0] },
+  { subtype: 'Text', rect: [400, 340, 420, 360], colour: [255, 255, 0] },
+];
+
+/**
+ * A page of text marked up by an applicant's reviewer in a viewer that stores no appearances:
+ * every annotation of ANNOTATION_MARKS, and a list box (no appearance, NeedAppearances unset)
+ * whose selected option is "Chemistry".
+ */
+export function buildAnnotatedPdf(): Uint8Array {
+  const lines = [
+    'Highlighted sentence of the statement',
+    'Underlined sentence here',
+    'Struck out sentence here',
+  ];
+  const content = `BT /F1 14 Tf 72 705 Td ${lines.map((l) => `(${l}) Tj 0 -40 Td`).join(' ')} ET`;
+  const annots = ANNOTATION_MARKS.map(({ subtype, rect, colour }) => {
+    const [x0, y0, x1, y1] = rect;
+    const c = `/C [${colour.map((v) => v / 255).join(' ')}]`;
+    const base = `/Type /Annot /Subtype /${subtype} /Rect [${rect.join(' ')}] /F 4 ${c}`;
+    const extra: Record<string, string> = {
+      Highlight: `/QuadPoints [${x0} ${y1} ${x1} ${y1} ${x0} ${y0} ${x1} ${y0}]`,
+      Underline: `/QuadPoints [${x0} ${y1} ${x1} ${y1} ${x0} ${y0} ${x1} ${y0}]`,
+      StrikeOut: `/QuadPoints [${x0} ${y1} ${x1} ${y1} ${x0} ${y0} ${x1} ${y0}]`,
+      Square: '/BS << /W 4 >>',
+      Circle: '/BS << /W 4 >>',
+      Polygon: `/BS << /W 4 >> /Vertices [${x0 + 5} ${y0 + 5} ${x1 - 5} ${y0 + 5} ${(x0 + x1) / 2} ${y1 - 5}]`,
+      Ink: `/BS << /W 5 >> /InkList [[${x0 + 5} ${y0 + 5} ${(x0 + x1) / 2} ${y1 - 5} ${x1 - 5} ${y0 + 5}]]`,
+      FreeText: '/DA (0 0 1 rg /Helv 14 Tf) /Contents (Reviewer: see page 2) /BS << /W 2 >>',
+      Text: '/Contents (A sticky note) /Name /Note',
+    };
+    return `<< ${base} ${extra[subtype] ?? ''} >>`;
+  });
+  const first = 7;
+  const listBox = first + annots.length;
+  return writePdf([
+    /* 1 */ `<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [${listBox} 0 R] /DA (/Helv 0 Tf 0 g) /DR << /Font << /Helv 6 0 R >> >> >> >>`,
+    /* 2 */ '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    /* 3 */ `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R /Annots [${[...annots.keys(), annots.length].map((i) => `${first + i} 0 R`).join(' ')}] >>`,
+    /* 4 */ stream('', content),
+    /* 5 */ FONT,
+    /* 6 */ '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    ...annots,
+    `<< /Type /Annot /Subtype /Widget /FT /Ch /T (subject) /Opt [(Physics) (Chemistry) (Biology)] /V (Chemistry) /Rect [72 150 272 210] /F 4 /DA (/Helv 12 Tf 0 g) /P 3 0 R >>`,
+  ]);
+}

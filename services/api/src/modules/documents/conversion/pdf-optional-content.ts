@@ -113,6 +113,14 @@ export function hideOptionalContent(doc: PDFDocument): void {
   }
 }
 
+/** Whether an /OC entry (a group or membership dictionary) is off in the default configuration. */
+export function isOptionalContentHidden(doc: PDFDocument, oc: PDFObject | undefined): boolean {
+  if (!oc) return false;
+  const properties = resolve(doc.context, doc.catalog.get(PDFName.of('OCProperties')));
+  if (!(properties instanceof PDFDict)) return false;
+  return !isVisible(doc.context, oc, offGroups(doc.context, properties), 0);
+}
+
 /** The operation as it is without its marks: nothing, or what it does besides painting. */
 function withoutMarks(op: ContentOperation): string | undefined {
   if (PATH_PAINTING.has(op.operator)) return 'n';
