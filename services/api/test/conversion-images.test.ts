@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { DOCUMENT_MESSAGES } from '@admissions/api-contract';
 import { DocumentRejectedError } from '../src/modules/documents/conversion/conversion-errors';
+import { checkUpload } from '../src/modules/documents/conversion/convert-document';
 import {
   canPassPngThrough,
   convertJpeg,
@@ -415,6 +416,7 @@ describe('JPEG conversion looks like its source', () => {
     const clean = await photo().jpeg({ quality: 90 }).toBuffer();
     const damaged = damageJpeg(clean, damage);
     expect(Buffer.compare(damaged, clean)).not.toBe(0);
+    expect(checkUpload({ bytes: damaged, fileName: 'photo.jpg' })).toBe('jpeg');
     await expectJpegLooksRight(damaged);
     // Not re-encoded: the stored image is the upload's own scan, the damage left out.
     const pdf = Buffer.from(await convertJpeg(damaged));

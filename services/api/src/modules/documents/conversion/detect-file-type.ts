@@ -17,6 +17,8 @@ const ZIP = [0x50, 0x4b, 0x03, 0x04];
  * front of it); the PDF itself is found at that offset by qpdf.
  */
 const PDF_HEADER_WINDOW = 1024;
+/** Stray bytes looked past between a JPEG's SOI and its first marker. */
+const JPEG_STRAY_WINDOW = 64;
 
 /** The type by magic bytes, or null for anything we do not accept. */
 export function detectFileType(bytes: Uint8Array): DocumentType | null {
@@ -36,7 +38,19 @@ export function detectFileType(bytes: Uint8Array): DocumentType | null {
   if (isEncryptedOfficePackage(bytes)) return 'docx';
   // Last, so a file of another type (a zip holding a PDF, say) is never taken for one.
   if (!startsWith(bytes, ZIP) && hasPdfHeaderNearStart(bytes)) return 'pdf';
+  if (hasJpegMarkerAfterStrayBytes(bytes)) return 'jpeg';
   return null;
+}
+
+/**
+ * SOI, then a few stray bytes before the first marker: libjpeg skips them with a warning, so
+ * viewers show the photo.
+ */
+function hasJpegMarkerAfterStrayBytes(bytes: Uint8Array): boolean {
+  if (bytes[0] !== 0xff || bytes[1] !== 0xd8) return false;
+  const head = bytes.subarray(2, 2 + JPEG_STRAY_WINDOW);
+  const at = head.indexOf(0xff);
+  return at !== -1 && (head[at + 1] ?? 0) >= 0xc0 && head[at + 1] !== 0xff;
 }
 
 function hasPdfHeaderNearStart(bytes: Uint8Array): boolean {
