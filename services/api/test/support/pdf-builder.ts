@@ -352,7 +352,8 @@ export const LAYER_COLOURS = {
  * A page with layers (optional content), as a design tool or a scanner's OCR layer writes them: a
  * blue square in an ON layer; a red square in a marked-content section of a layer the default
  * configuration turns OFF; a green image XObject with its own /OC naming that layer; a magenta
- * square behind a membership dictionary (/OCMD, AllOn of an ON and the OFF layer); text in no layer.
+ * square behind a membership dictionary (/OCMD, AllOn of an ON and the OFF layer); a red square
+ * annotation (no appearance) in the OFF layer; text in no layer.
  */
 export function buildOptionalContentPdf(): Uint8Array {
   const rgb = (colour: readonly number[]) => colour.map((c) => (c / 255).toFixed(3)).join(' ');
@@ -370,7 +371,7 @@ export function buildOptionalContentPdf(): Uint8Array {
   return writePdf([
     /* 1 */ '<< /Type /Catalog /Pages 2 0 R /OCProperties << /OCGs [6 0 R 7 0 R] /D << /Order [6 0 R 7 0 R] /ON [6 0 R] /OFF [7 0 R] >> >> >>',
     /* 2 */ '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    /* 3 */ '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /XObject << /Im1 8 0 R >> /Properties << /On 6 0 R /Off 7 0 R /Both 9 0 R >> >> /Contents 4 0 R >>',
+    /* 3 */ '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /XObject << /Im1 8 0 R >> /Properties << /On 6 0 R /Off 7 0 R /Both 9 0 R >> >> /Contents 4 0 R /Annots [10 0 R] >>',
     /* 4 */ deflatedStream('', content),
     /* 5 */ FONT,
     /* 6 */ '<< /Type /OCG /Name (Shown) >>',
@@ -380,6 +381,7 @@ export function buildOptionalContentPdf(): Uint8Array {
       pixels,
     ),
     /* 9 */ '<< /Type /OCMD /OCGs [6 0 R 7 0 R] /P /AllOn >>',
+    /* 10 */ '<< /Type /Annot /Subtype /Square /Rect [200 300 300 400] /F 4 /C [1 0 0] /IC [1 0 0] /OC 7 0 R >>',
   ]);
 }
 

@@ -29,6 +29,8 @@ const POLICIES: Record<string, (states: boolean[]) => boolean> = {
   AllOff: (states) => states.every((on) => !on),
 };
 const MAX_EXPRESSION_DEPTH = 32;
+/** Forms inside forms followed; deeper ones are left as written rather than overflow the stack. */
+const MAX_FORM_DEPTH = 64;
 
 export function hideOptionalContent(doc: PDFDocument): void {
   const { context } = doc;
@@ -39,7 +41,11 @@ export function hideOptionalContent(doc: PDFDocument): void {
   const hidden = (oc: PDFObject | undefined) => !isVisible(context, oc, isOff, 0);
   const rewritten = new Set<PDFObject>();
 
-  const rewrite = (bytes: Uint8Array, resources: PDFDict | undefined): Uint8Array | null => {
+  const rewrite = (
+    bytes: Uint8Array,
+    resources: PDFDict | undefined,
+    depth = 0,
+  ): Uint8Array | null => {
     const ops = splitOperations(bytes);
     const kept: Buffer[] = [];
     const stack: boolean[] = [];
@@ -54,7 +60,7 @@ export function hideOptionalContent(doc: PDFDocument): void {
       } else if (op.operator === 'EMC' && stack.length > 0) {
         if (stack.pop()) hiddenDepth -= 1;
       }
-      if (op.operator === 'Do') drawForm(op, resources);
+      if (op.operator === 'Do' && depth < MAX_FORM_DEPTH) drawForm(op, resources, depth + 1);
       const replacement = hiddenDepth > 0 ? withoutMarks(op) : undefined;
       const xobjectOff =
         op.operator === 'Do' && hidden(xobjectOf(context, op, resources)?.get(PDFName.of('OC')));
@@ -69,7 +75,7 @@ export function hideOptionalContent(doc: PDFDocument): void {
   };
 
   // A form's own content is rewritten once, wherever it is drawn from.
-  const drawForm = (op: ContentOperation, resources: PDFDict | undefined) => {
+  const drawForm = (op: ContentOperation, resources: PDFDict | undefined, depth: number) => {
     const name = op.operands[0];
     const xobjects = resolve(context, resources?.get(PDFName.of('XObject')));
     if (!name || !(xobjects instanceof PDFDict)) return;
@@ -79,7 +85,7 @@ export function hideOptionalContent(doc: PDFDocument): void {
     if (form.dict.get(PDFName.of('Subtype')) !== PDFName.of('Form')) return;
     rewritten.add(form);
     const own = resolve(context, form.dict.get(PDFName.of('Resources')));
-    const content = rewrite(decoded(form), own instanceof PDFDict ? own : resources);
+    const content = rewrite(decoded(form), own instanceof PDFDict ? own : resources, depth);
     if (!content) return;
     const dict = form.dict.clone(context);
     dict.delete(PDFName.of('Filter'));
