@@ -2,6 +2,7 @@
 //  - docx→PDF median latency, warm pool vs a fresh `soffice --convert-to` per file (two-page docx)
 //  - conversions per second with two concurrent jobs on a pool of two
 //  - image→PDF median latency for a ~1 MB JPEG and a ~1 MB PNG (pdf-lib; PNG IDAT pass-through)
+//  - uploaded PDF→stored PDF p50/p95 (qpdf, pdf-lib; repairs, appearances, layers), pdf-path-samples.ts
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -20,6 +21,7 @@ import {
 } from '../src/modules/documents/conversion/convert-image';
 import { buildPng, buildTwoPageDocx } from '../test/support/document-fixtures';
 import { formatMs as ms, percentile, reportBench } from '../../../bench/report';
+import { measurePdfPath } from './pdf-path-samples';
 
 const logger = pino({ level: 'silent' });
 function stats(samples: number[]) {
@@ -130,6 +132,7 @@ try {
   };
   const jpegStats = await imageSamples(() => convertJpeg(jpeg));
   const pngStats = await imageSamples(() => convertPng(png));
+  const pdfStats = await measurePdfPath();
 
   reportBench({
     id: 'conversion',
@@ -171,6 +174,11 @@ try {
             `${ms(pngStats.p50)} (${ms(pngStats.p95)})`,
             '< 10 ms',
           ],
+          ...pdfStats.map((row) => [
+            `PDF→PDF, ${row.label} (${row.bytes} B), median of 30 (p95)`,
+            `${ms(row.p50)} (${ms(row.p95)})`,
+            '—',
+          ]),
         ],
       },
     ],

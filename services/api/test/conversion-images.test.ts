@@ -6,11 +6,13 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { DOCUMENT_MESSAGES } from '@admissions/api-contract';
 import { DocumentRejectedError } from '../src/modules/documents/conversion/conversion-errors';
+import { checkUpload } from '../src/modules/documents/conversion/convert-document';
 import {
   canPassPngThrough,
   convertJpeg,
   convertPng,
 } from '../src/modules/documents/conversion/convert-image';
+import { damageJpeg } from './support/hostile-files';
 import { buildYcckJpeg } from './support/jpeg-ycck';
 import { compareImages, rawPixels, renderPlacedImage, type Rgb } from './support/image-compare';
 import {
@@ -300,7 +302,8 @@ function photo() {
 
 /** Converts, renders, and compares with libvips' own decode of the source (upright). */
 async function expectJpegLooksRight(jpeg: Uint8Array) {
-  const { data, info } = await sharp(jpeg)
+  // libjpeg's decode with its warnings tolerated, as a photo viewer shows the file.
+  const { data, info } = await sharp(jpeg, { failOn: 'none' })
     .autoOrient()
     .toColourspace('srgb')
     .raw()
@@ -403,6 +406,33 @@ describe('JPEG conversion looks like its source', () => {
     const error = await rejection(convertJpeg(jpeg));
     expect(error.code).toBe('IMAGE_TOO_LARGE');
     expect(error.userMessage).toBe(DOCUMENT_MESSAGES.imageTooLarge);
+  });
+
+  it.each([
+    ['stray bytes before its markers', 'stray' as const],
+    ['no EOI marker at its end', 'no-end' as const],
+    ['data after its EOI marker', 'trailing' as const],
+  ])('converts a JPEG with %s, as libjpeg reads it, its scan data unchanged', async (_, damage) => {
+    const clean = await photo().jpeg({ quality: 90 }).toBuffer();
+    const damaged = damageJpeg(clean, damage);
+    expect(Buffer.compare(damaged, clean)).not.toBe(0);
+    expect(checkUpload({ bytes: damaged, fileName: 'photo.jpg' })).toBe('jpeg');
+    await expectJpegLooksRight(damaged);
+    // Not re-encoded: the stored image is the upload's own scan, the damage left out.
+    const pdf = Buffer.from(await convertJpeg(damaged));
+    const sos = clean.indexOf(Buffer.from([0xff, 0xda]));
+    expect(pdf.includes(clean.subarray(sos))).toBe(true);
+    // What libjpeg skips is not stored (data after EOI may be a whole other file).
+    for (const skipped of ['ThumbnailTrailer', '\0\x13\x37', '\r\n\xff\xda']) {
+      expect(pdf.includes(Buffer.from(skipped, 'latin1')), skipped).toBe(false);
+    }
+  });
+
+  it('refuses a JPEG cut off inside its scan even when EOI is put back', async () => {
+    const jpeg = await photo().jpeg().toBuffer();
+    const cut = jpeg.subarray(0, Math.floor(jpeg.length * 0.6));
+    const error = await rejection(convertJpeg(Buffer.concat([cut, Buffer.from([0xff, 0xd9])])));
+    expect(error.userMessage).toBe(DOCUMENT_MESSAGES.unreadable);
   });
 
   it('refuses a truncated JPEG as unreadable', async () => {

@@ -13,7 +13,11 @@ import { convertPdf } from '../src/modules/documents/conversion/convert-pdf';
 import { DocumentRejectedError } from '../src/modules/documents/conversion/conversion-errors';
 import { DOCUMENT_LIMITS } from '../src/modules/documents/conversion/limits';
 import {
+  ANNOTATION_MARKS,
+  LAYER_COLOURS,
   buildActivePdf,
+  buildAnnotatedPdf,
+  buildOptionalContentPdf,
   buildLargeImagePdf,
   buildManyPagePdf,
   buildObjectStreamBombPdf,
@@ -22,7 +26,13 @@ import {
   buildTextPdf,
   encryptWithQpdf,
 } from './support/pdf-builder';
-import { pdfPageCount, pdfText } from './support/pdf-inspect';
+import { pdfPageCount, pdfText, renderFirstPage, type Raster } from './support/pdf-inspect';
+import {
+  compareImages,
+  countColour as countPixels,
+  cropPoints,
+  renderPage,
+} from './support/image-compare';
 import { createUploadClient } from './support/upload-client';
 import {
   availableDrivers,
@@ -116,6 +126,140 @@ describe('uploaded PDF: damaged and encrypted', () => {
   });
 });
 
+/** What a mail gateway or scanner puts before a PDF's header: text and binary, under 1 KB. */
+const JUNK = Buffer.concat([
+  Buffer.from('X-Scanner-Job: 4711\r\nContent-Type: application/pdf\r\n\r\n', 'latin1'),
+  Buffer.from(Array.from({ length: 600 }, (_, i) => (i * 37) % 256).filter((b) => b !== 0x25)),
+]);
+
+describe('uploaded PDF: read as viewers read it', () => {
+  it('converts a PDF whose header comes after up to 1 KB of other bytes', async () => {
+    const pdf = buildTextPdf(['Scanned statement behind junk'], { junkBefore: JUNK });
+    expect(pdfPageCount(pdf)).toBe(1);
+    const stored = await convert(pdf);
+    expect(pdfText(stored)).toContain('Scanned statement behind junk');
+    expect(Buffer.from(stored).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  });
+
+  it('calls a file whose %PDF- comes after the first kilobyte, or inside a zip, another type', () => {
+    const far = buildTextPdf(['Too far'], { junkBefore: Buffer.alloc(1025, 0x20) });
+    expect(() => checkUpload({ bytes: far, fileName: 'a.pdf' })).toThrow(/FILE_TYPE/);
+    const zip = Buffer.concat([
+      Buffer.from([0x50, 0x4b, 0x03, 0x04]),
+      Buffer.alloc(40),
+      buildTextPdf(['x']),
+    ]);
+    expect(() => checkUpload({ bytes: zip, fileName: 'a.pdf' })).toThrow(/FILE_TYPE/);
+  });
+
+  it.each([
+    ['a trailer without /Root', 'no-root' as const],
+    ['a /Root naming an object the file lacks', 'dangling-root' as const],
+    ['a trailer dictionary cut off at the end of the file', 'unterminated-trailer' as const],
+  ])('repairs %s by finding the catalog, and stores a clean file', async (_label, damage) => {
+    const damaged = buildTextPdf(['Transcript with a broken trailer'], { damage });
+    expect(qpdfCheck(damaged)).toBe(2); // qpdf alone cannot open it
+    const pdf = await convert(damaged);
+    expect(qpdfCheck(pdf)).toBe(0);
+    expect(pdfPageCount(pdf)).toBe(1);
+    expect(pdfText(pdf)).toContain('Transcript with a broken trailer');
+  });
+
+  it('still refuses a repaired file that is a bomb or needs a password', async () => {
+    const bomb = buildPageTreeBombPdf({ damage: 'no-root', junkBefore: JUNK });
+    expect((await rejection(bomb)).code).toBe('TOO_COMPLEX');
+    const locked = encryptWithQpdf(buildTextPdf(['Secret']), 'open sesame');
+    const cut = Buffer.from(locked)
+      .toString('latin1')
+      .replace(/>>\s*startxref[\s\S]*$/, '\n');
+    expect(qpdfCheck(Buffer.from(cut, 'latin1'))).toBe(2);
+    expect((await rejection(Buffer.from(cut, 'latin1'))).code).toBe('PDF_ENCRYPTED');
+  });
+
+  it('calls a file damaged when no catalog can be found', async () => {
+    const source = Buffer.from(buildTextPdf(['x'], { damage: 'no-root' })).toString('latin1');
+    const error = await rejection(
+      Buffer.from(source.replace('/Type /Catalog', '/Type /Katalog'), 'latin1'),
+    );
+    expect(error.code).toBe('UNREADABLE');
+    expect(error.userMessage).toBe(DOCUMENT_MESSAGES.unreadable);
+  });
+});
+
+/** Pixels of the page within `tolerance` of a colour on every channel. */
+function countColour(raster: Raster, colour: readonly number[], tolerance = 40): number {
+  let count = 0;
+  for (let y = 0; y < raster.height; y++) {
+    for (let x = 0; x < raster.width; x++) {
+      if (raster.at(x, y).every((v, c) => Math.abs(v - colour[c]!) <= tolerance)) count += 1;
+    }
+  }
+  return count;
+}
+
+describe('uploaded PDF: staff see what the applicant saw', () => {
+  it('keeps hidden what optional content hides by default, and shows the rest', async () => {
+    const source = buildOptionalContentPdf();
+    const stored = await convert(source);
+    const before = renderFirstPage(source);
+    const after = renderFirstPage(stored);
+    // A 100 pt square at 36 dpi is 50×50 pixels.
+    expect(countColour(before, LAYER_COLOURS.visible)).toBeGreaterThan(2000);
+    expect(countColour(after, LAYER_COLOURS.visible)).toBeGreaterThan(2000);
+    for (const colour of [
+      LAYER_COLOURS.hiddenSection,
+      LAYER_COLOURS.hiddenImage,
+      LAYER_COLOURS.hiddenByMembership,
+    ]) {
+      expect(countColour(before, colour), `source ${colour.join()}`).toBe(0);
+      expect(countColour(after, colour), `stored ${colour.join()}`).toBe(0);
+    }
+    const text = pdfText(stored);
+    expect(text).toContain('Layered statement');
+    expect(text).not.toContain('Draft note');
+  });
+
+  it('draws markup, shape, ink, free-text and note annotations stored without an appearance', async () => {
+    const source = buildAnnotatedPdf();
+    const stored = await convert(source);
+    const dpi = 144;
+    // poppler draws these annotations from their dictionaries: its rendering is the reference.
+    const reference = renderPage(source, dpi);
+    const shown = renderPage(stored, dpi);
+    for (const mark of ANNOTATION_MARKS) {
+      const want = cropPoints(reference, mark.rect, dpi);
+      const got = cropPoints(shown, mark.rect, dpi);
+      const inReference = countPixels(want, mark.colour, 80);
+      expect(inReference, `${mark.subtype} drawn by poppler`).toBeGreaterThan(10);
+      expect(countPixels(got, mark.colour, 80), mark.subtype).toBeGreaterThanOrEqual(
+        inReference * 0.5,
+      );
+      // Tolerance: at most 15% of the annotation's pixels more than 96 levels off poppler's;
+      // 40% for the note icon, whose artwork (poppler's own drawing of a notepad) we only follow
+      // in its outline, colour and size.
+      const difference = compareImages(got, (x, y) => want[y]![x]!, 96);
+      expect(
+        difference.offPixels / (got.length * got[0]!.length),
+        mark.subtype,
+      ).toBeLessThanOrEqual(mark.subtype === 'Text' ? 0.4 : 0.15);
+    }
+  });
+
+  it('keeps a list box with its options and its selected option when it has no appearance', async () => {
+    const stored = await convert(buildAnnotatedPdf());
+    const text = pdfText(stored);
+    for (const option of ['Physics', 'Chemistry', 'Biology']) expect(text).toContain(option);
+    // The selected row (the second of the 60 pt box) is shaded, the others are not.
+    const page = renderPage(stored, 72);
+    const shaded = (rect: number[]) =>
+      cropPoints(page, rect, 72)
+        .flat()
+        .filter((p) => p.every((v) => v < 235 && v > 100)).length;
+    expect(shaded([80, 180, 260, 190])).toBeGreaterThan(100);
+    expect(shaded([160, 200, 260, 208])).toBe(0);
+  });
+});
+
 describe('uploaded PDF: bounds', () => {
   it(`accepts ${DOCUMENT_LIMITS.maxPages} pages and refuses one more`, async () => {
     const pdf = await convert(buildManyPagePdf(DOCUMENT_LIMITS.maxPages));
@@ -174,67 +318,75 @@ describe('uploaded PDF: bounds', () => {
 });
 
 describe('uploaded PDF: nothing active is stored', () => {
-  it('drops JavaScript, actions, links, attachments and XFA, and flattens form fields', async () => {
-    const source = buildActivePdf();
-    // The source really carries all of it.
-    const before = qdfText(source);
-    for (const marker of ['/JavaScript', '/Launch', '/URI', '/EmbeddedFile', '/XFA', '/Widget']) {
-      expect(before).toContain(marker);
-    }
-
-    const pdf = await convert(source);
-
-    const text = pdfText(pdf);
-    expect(text).toContain('Visible statement text stays');
-    // The field's value is now drawn into the page, not a field any more.
-    expect(text).toContain('Field value Ada');
-
-    const stored = qdfText(pdf);
-    for (const marker of [
-      '/JavaScript',
-      '/JS',
-      'app.alert',
-      '/OpenAction',
-      '/AA',
-      '/Launch',
-      'cmd.exe',
-      '/URI',
-      'attacker.invalid',
-      '/SubmitForm',
-      '/EmbeddedFile',
-      '/FileAttachment',
-      'payload.exe',
-      'MZ pretend',
-      '/XFA',
-      'xdp:xdp',
-      '/AcroForm',
-      '/Annots',
-      '/Widget',
-    ]) {
-      expect(stored, marker).not.toContain(marker);
-    }
-
-    // Walked with pdf-lib: no dictionary anywhere is an action, an annotation or a file.
-    const doc = await PDFDocument.load(pdf);
-    expect(doc.catalog.get(PDFName.of('Names'))).toBeUndefined();
-    const kinds = new Set<string>();
-    const visit = (object: PDFObject | undefined) => {
-      const dict = object instanceof PDFStream ? object.dict : object;
-      if (dict instanceof PDFDict) {
-        for (const key of ['Type', 'S', 'Subtype']) {
-          const value = dict.get(PDFName.of(key));
-          if (value instanceof PDFName) kinds.add(value.decodeText());
-        }
-        for (const value of dict.values()) visit(value);
-      } else if (dict instanceof PDFArray) {
-        dict.asArray().forEach(visit);
+  it.each([
+    ['as written', {}],
+    // A repaired file gets every check: junk before the header and a trailer cut off.
+    ['behind junk, its trailer cut off', { junkBefore: JUNK, damage: 'unterminated-trailer' }],
+    ['without /Root in its trailer', { damage: 'no-root' }],
+  ] as const)(
+    'drops JavaScript, actions, links, attachments and XFA, and flattens form fields (%s)',
+    async (_label, options) => {
+      const source = buildActivePdf(options);
+      // The source really carries all of it (written plainly, so its bytes show it).
+      const before = Buffer.from(source).toString('latin1');
+      for (const marker of ['/JavaScript', '/Launch', '/URI', '/EmbeddedFile', '/XFA', '/Widget']) {
+        expect(before).toContain(marker);
       }
-    };
-    for (const [, object] of doc.context.enumerateIndirectObjects()) visit(object);
-    for (const kind of ['Action', 'Annot', 'Filespec', 'EmbeddedFile', 'JavaScript', 'Launch']) {
-      expect(kinds.has(kind), kind).toBe(false);
-    }
-  });
+
+      const pdf = await convert(source);
+
+      const text = pdfText(pdf);
+      expect(text).toContain('Visible statement text stays');
+      // The field's value is now drawn into the page, not a field any more.
+      expect(text).toContain('Field value Ada');
+
+      const stored = qdfText(pdf);
+      for (const marker of [
+        '/JavaScript',
+        '/JS',
+        'app.alert',
+        '/OpenAction',
+        '/AA',
+        '/Launch',
+        'cmd.exe',
+        '/URI',
+        'attacker.invalid',
+        '/SubmitForm',
+        '/EmbeddedFile',
+        '/FileAttachment',
+        'payload.exe',
+        'MZ pretend',
+        '/XFA',
+        'xdp:xdp',
+        '/AcroForm',
+        '/Annots',
+        '/Widget',
+      ]) {
+        expect(stored, marker).not.toContain(marker);
+      }
+
+      // Walked with pdf-lib: no dictionary anywhere is an action, an annotation or a file.
+      const doc = await PDFDocument.load(pdf);
+      expect(doc.catalog.get(PDFName.of('Names'))).toBeUndefined();
+      const kinds = new Set<string>();
+      const visit = (object: PDFObject | undefined) => {
+        const dict = object instanceof PDFStream ? object.dict : object;
+        if (dict instanceof PDFDict) {
+          for (const key of ['Type', 'S', 'Subtype']) {
+            const value = dict.get(PDFName.of(key));
+            if (value instanceof PDFName) kinds.add(value.decodeText());
+          }
+          for (const value of dict.values()) visit(value);
+        } else if (dict instanceof PDFArray) {
+          dict.asArray().forEach(visit);
+        }
+      };
+      for (const [, object] of doc.context.enumerateIndirectObjects()) visit(object);
+      for (const kind of ['Action', 'Annot', 'Filespec', 'EmbeddedFile', 'JavaScript', 'Launch']) {
+        expect(kinds.has(kind), kind).toBe(false);
+      }
+    },
+  );
 });
 
 describe.each(availableDrivers())('PDF uploads through the API on %s', (driver) => {

@@ -114,3 +114,26 @@ export function buildNestedTablesDocx(depth = 2000): Uint8Array {
   const close = '<w:p/></w:tc></w:tr></w:tbl>';
   return buildDocx({ body: `${open.repeat(depth)}<w:p/>${close.repeat(depth)}`, level: 9 });
 }
+
+/**
+ * Damage libjpeg only warns about (and browsers and photo viewers show through): `stray` puts
+ * bytes that are no marker before the first DQT and before the first scan (libjpeg: "extraneous
+ * bytes before marker"), `no-end` cuts the EOI marker off, `trailing` appends data after EOI (as
+ * some phone apps and messengers do).
+ */
+export function damageJpeg(jpeg: Uint8Array, damage: 'stray' | 'no-end' | 'trailing'): Uint8Array {
+  const bytes = Buffer.from(jpeg);
+  if (damage === 'no-end') return bytes.subarray(0, bytes.lastIndexOf(Buffer.from([0xff, 0xd9])));
+  if (damage === 'trailing') {
+    return Buffer.concat([bytes, Buffer.from('\0\0 ThumbnailTrailer v2 \xff\xd8 junk', 'latin1')]);
+  }
+  const dqt = bytes.indexOf(Buffer.from([0xff, 0xdb]));
+  const sos = bytes.indexOf(Buffer.from([0xff, 0xda]));
+  return Buffer.concat([
+    bytes.subarray(0, dqt),
+    Buffer.from([0x00, 0x13, 0x37]),
+    bytes.subarray(dqt, sos),
+    Buffer.from([0x0d, 0x0a]),
+    bytes.subarray(sos),
+  ]);
+}

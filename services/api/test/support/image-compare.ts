@@ -100,3 +100,49 @@ export function rawPixels(
       : [data[i]!, data[i]!, data[i]!];
   };
 }
+
+/** The whole first page as pdftoppm renders it at `dpi`, row by row. */
+export function renderPage(pdf: Uint8Array, dpi: number): Rgb[][] {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'image-compare-'));
+  try {
+    writeFileSync(path.join(dir, 'in.pdf'), pdf);
+    execFileSync(
+      'pdftoppm',
+      ['-r', String(dpi), '-f', '1', '-l', '1', '-singlefile', 'in.pdf', 'out'],
+      {
+        cwd: dir,
+      },
+    );
+    const ppm = readFileSync(path.join(dir, 'out.ppm'));
+    const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(ppm.subarray(0, 40).toString('latin1'));
+    if (!header) throw new Error('not a PPM');
+    const [width, height] = [Number(header[1]), Number(header[2])];
+    const data = ppm.subarray(header[0].length);
+    return Array.from({ length: height }, (_, y) =>
+      Array.from({ length: width }, (_, x) => {
+        const i = (y * width + x) * 3;
+        return [data[i]!, data[i + 1]!, data[i + 2]!] as Rgb;
+      }),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The pixels of a page rendering inside a PDF rectangle (points, origin bottom left). */
+export function cropPoints(page: Rgb[][], rect: readonly number[], dpi: number): Rgb[][] {
+  const scale = dpi / 72;
+  const height = page.length;
+  const [x0, y0, x1, y1] = rect as [number, number, number, number];
+  const top = Math.max(0, Math.floor(height - y1 * scale));
+  const bottom = Math.min(height, Math.ceil(height - y0 * scale));
+  return page
+    .slice(top, bottom)
+    .map((row) => row.slice(Math.floor(x0 * scale), Math.ceil(x1 * scale)));
+}
+
+/** Pixels within `tolerance` of `colour` on every channel. */
+export function countColour(pixels: Rgb[][], colour: readonly number[], tolerance: number): number {
+  return pixels.flat().filter((p) => p.every((v, c) => Math.abs(v - colour[c]!) <= tolerance))
+    .length;
+}

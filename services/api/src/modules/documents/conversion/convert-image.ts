@@ -1,9 +1,10 @@
 // png/jpeg → one-page PDF with pdf-lib, upright by EXIF orientation and fitted to a Letter page.
 // What a PDF viewer shows exactly as stored is passed through: a baseline/progressive 8-bit grey or
-// YCbCr JPEG as DCTDecode, and an 8-bit, one-pass grey or RGB PNG without transparency or a gamma
-// to apply as its own IDAT data in a FlateDecode stream with the PNG predictor (lossless, ~50×
-// faster than embedPng, docs/measurements.md). Everything else is decoded by libvips (image-pixels.ts): PNGs
-// into 8-bit pixels on white embedded losslessly the same way, JPEGs re-encoded as YCbCr JPEG.
+// YCbCr JPEG as DCTDecode (with what libjpeg skips left out: image-jpeg-markers.ts), and an 8-bit,
+// one-pass grey or RGB PNG without transparency or a gamma to apply as its own IDAT data in a
+// FlateDecode stream with the PNG predictor (lossless, ~50× faster than embedPng,
+// docs/measurements.md). Everything else is decoded by libvips (image-pixels.ts): PNGs into 8-bit
+// pixels on white embedded losslessly the same way, JPEGs re-encoded as YCbCr JPEG.
 // Both converters stay pure (bytes in, PDF bytes out) so a sandboxed worker can run them.
 import {
   PDFDocument,
@@ -15,6 +16,8 @@ import {
   pushGraphicsState,
   type PDFRef,
 } from 'pdf-lib';
+import { DocumentRejectedError } from './conversion-errors';
+import { tidyJpegMarkers } from './image-jpeg-markers';
 import { iccProfileFor, isPassThroughJpeg, readJpeg, type JpegInfo } from './image-jpeg';
 import { orientationMatrix, swapsSides } from './image-orientation';
 import {
@@ -114,15 +117,20 @@ async function placeOnPage(
   return doc.save({ useObjectStreams: false });
 }
 
-export async function convertJpeg(bytes: Uint8Array): Promise<Uint8Array> {
+export async function convertJpeg(upload: Uint8Array): Promise<Uint8Array> {
+  // What libjpeg reads of the upload (stray bytes, data after EOI left out; a missing EOI added):
+  // the upload itself when it is exact, which is nearly always.
+  const tidy = tidyJpegMarkers(upload);
+  if (!tidy) throw new DocumentRejectedError('UNREADABLE', 'not a JPEG start of image');
+  const bytes = tidy.bytes;
   const jpeg = readJpeg(bytes);
   checkImagePixels(jpeg.width, jpeg.height);
   let shown: { bytes: Uint8Array; info: JpegInfo };
   if (isPassThroughJpeg(jpeg)) {
-    await checkJpegDecodes(bytes, jpeg.width);
+    await checkJpegDecodes(bytes, jpeg.width, tidy.missingEnd);
     shown = { bytes, info: jpeg };
   } else {
-    const plain = await decodeToPlainJpeg(bytes);
+    const plain = await decodeToPlainJpeg(bytes, tidy.missingEnd);
     shown = { bytes: plain, info: readJpeg(plain) };
     // libvips wrote it for us: anything but a plain sRGB JPEG is a bug, not the upload.
     if (!isPassThroughJpeg(shown.info)) throw new Error('libvips did not write a plain JPEG');

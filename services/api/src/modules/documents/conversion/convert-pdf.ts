@@ -7,9 +7,12 @@ import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { DocumentRejectedError, isDocumentRejected } from './conversion-errors';
 import { DOCUMENT_LIMITS } from './limits';
+import { prepareAnnotations } from './pdf-annotation-appearances';
 import { saveInertCopy } from './pdf-inert';
+import { hideOptionalContent } from './pdf-optional-content';
 import { measureInflatedBytes } from './pdf-inflate-budget';
 import { runQpdf, type QpdfOutcome } from './pdf-qpdf';
+import { isTrailerFailure, withRebuiltTrailer } from './pdf-trailer-repair';
 import { checkInlineImages, checkPageContents, checkPageTree } from './pdf-structure';
 
 /** qpdf's exit codes: 0 clean, 3 done with warnings (a repaired file), 2 failed. */
@@ -27,7 +30,15 @@ export async function convertPdf(bytes: Uint8Array): Promise<Uint8Array> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'convert-pdf-'));
   try {
     await writeFile(path.join(dir, 'upload.pdf'), bytes, { mode: 0o600 });
-    const needsPassword = await runQpdf(['--requires-password', 'upload.pdf'], dir);
+    let needsPassword = await runQpdf(['--requires-password', 'upload.pdf'], dir);
+    if (needsPassword.kind === 'exit' && isTrailerFailure(needsPassword.stderr)) {
+      // Every later step, bound and check reads the repaired file, never the upload.
+      const repaired = withRebuiltTrailer(bytes);
+      if (repaired) {
+        await writeFile(path.join(dir, 'upload.pdf'), repaired, { mode: 0o600 });
+        needsPassword = await runQpdf(['--requires-password', 'upload.pdf'], dir);
+      }
+    }
     if (needsPassword.kind === 'exit' && needsPassword.code === 0) {
       throw new DocumentRejectedError('PDF_ENCRYPTED');
     }
@@ -49,12 +60,24 @@ export async function convertPdf(bytes: Uint8Array): Promise<Uint8Array> {
     await checkDecodedStreams(dir, plain.length);
     const parsed = await loadPdf(plain);
     await asDocumentProblem(async () => checkPageTree(parsed));
+    // Annotations viewers draw without a stored appearance get one (qpdf flattens only those).
+    let annotated = 'plain.pdf';
+    if (await asDocumentProblem(async () => prepareAnnotations(parsed))) {
+      annotated = 'annotated.pdf';
+      const bytes = await parsed.save({ useObjectStreams: false, addDefaultPage: false });
+      await writeFile(path.join(dir, annotated), bytes, { mode: 0o600 });
+    }
     // Draws form fields and annotation appearances into the page content (qpdf walks every page,
     // which is why the page tree is bounded first).
-    await rewrite(dir, 'plain.pdf', 'flat.pdf', [
-      '--flatten-annotations=all',
-      '--generate-appearances',
-    ]);
+    // Streams are not decoded here either, but --stream-data=preserve would also keep qpdf from
+    // writing the appearances it generates for choice fields (a list box would vanish).
+    await rewrite(
+      dir,
+      annotated,
+      'flat.pdf',
+      ['--flatten-annotations=all', '--generate-appearances'],
+      ['--decode-level=none'],
+    );
     return await readDocument(await readFile(path.join(dir, 'flat.pdf')));
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -89,8 +112,14 @@ function checkInflatedSize(bytes: Uint8Array) {
   }
 }
 
-async function rewrite(dir: string, input: string, output: string, args: readonly string[]) {
-  judgeQpdf(await runQpdf([...args, ...PRESERVE_STREAMS, input, output], dir));
+async function rewrite(
+  dir: string,
+  input: string,
+  output: string,
+  args: readonly string[],
+  streams: readonly string[] = PRESERVE_STREAMS,
+) {
+  judgeQpdf(await runQpdf([...args, ...streams, input, output], dir));
 }
 
 /** Whatever qpdf could not do with the bytes is the document's problem, never a retry. */
@@ -117,6 +146,7 @@ async function readDocument(bytes: Uint8Array): Promise<Uint8Array> {
   return asDocumentProblem(async () => {
     checkPageTree(doc);
     checkPageContents(doc);
+    hideOptionalContent(doc);
     return saveInertCopy(doc);
   });
 }

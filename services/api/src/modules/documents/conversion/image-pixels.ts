@@ -24,10 +24,17 @@ sharp.cache(false);
 /** PNG zlib level for the re-encoded pixels: 3 is ~2× faster than 6 for a few % more bytes. */
 const COMPRESSION_LEVEL = 3;
 
-function openImage(bytes: Uint8Array) {
-  // failOn 'error': a truncated or corrupt image is refused, a mere warning (a slightly wrong
-  // sRGB profile, extraneous bytes between JPEG markers) is not.
-  return sharp(bytes, { failOn: 'error', limitInputPixels: DOCUMENT_LIMITS.maxImagePixels });
+/**
+ * failOn 'error': a truncated or corrupt image is refused, a mere warning (a slightly wrong sRGB
+ * profile, extraneous bytes between JPEG markers) is not. `strict` refuses warnings too: a JPEG
+ * that came without EOI (given one by tidyJpegMarkers) is whole only when libjpeg finds all of its
+ * last scan ("premature end of data segment" is a file cut off in the middle).
+ */
+function openImage(bytes: Uint8Array, strict = false) {
+  return sharp(bytes, {
+    failOn: strict ? 'warning' : 'error',
+    limitInputPixels: DOCUMENT_LIMITS.maxImagePixels,
+  });
 }
 
 function toRejection(error: unknown): DocumentRejectedError {
@@ -96,11 +103,11 @@ function applyGammaOnWhite(
 }
 
 /** Decodes a JPEG that a PDF cannot show as stored and re-encodes it as a baseline YCbCr JPEG. */
-export async function decodeToPlainJpeg(bytes: Uint8Array): Promise<Uint8Array> {
+export async function decodeToPlainJpeg(bytes: Uint8Array, strict = false): Promise<Uint8Array> {
   try {
     // Quality 95 without chroma subsampling: the re-encoding error stays below what the eye
     // sees (a few levels per channel), at a fraction of a lossless copy's size for a photo.
-    return await openImage(bytes)
+    return await openImage(bytes, strict)
       .toColourspace('srgb')
       .jpeg({ quality: 95, chromaSubsampling: '4:4:4', mozjpeg: false, progressive: false })
       .toBuffer();
@@ -110,9 +117,13 @@ export async function decodeToPlainJpeg(bytes: Uint8Array): Promise<Uint8Array> 
 }
 
 /** Decodes a JPEG at 1/8 scale (libjpeg's DCT scaling: cheap) only to prove it is not damaged. */
-export async function checkJpegDecodes(bytes: Uint8Array, width: number): Promise<void> {
+export async function checkJpegDecodes(
+  bytes: Uint8Array,
+  width: number,
+  strict = false,
+): Promise<void> {
   try {
-    await openImage(bytes)
+    await openImage(bytes, strict)
       .resize({ width: Math.max(1, Math.ceil(width / 8)) })
       .raw()
       .toBuffer();
