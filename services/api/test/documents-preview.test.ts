@@ -120,7 +120,8 @@ describe.each(availableDrivers())('document preview on %s', (driver) => {
       status: 'NOT_ANSWERED',
       message: DOCUMENT_MESSAGES.notAnswered,
     });
-  });
+    // Three applicants' conversions on a shared 2-core machine.
+  }, 240_000);
 
   it('counts the pages of a 3-page PDF and a 2-page Word document; a new upload replaces the picture', async () => {
     const jar = await freshApplicant();
@@ -143,5 +144,5 @@ describe.each(availableDrivers())('document preview on %s', (driver) => {
     const removed = before.filter((key) => !after.includes(key));
     expect(removed).toHaveLength(1);
     expect(await t.runtime.storage.read(removed[0]!, 1024 * 1024)).toBeNull();
-  });
+  }, 240_000);
 });
