@@ -29,6 +29,11 @@ export function thumbnailScaleArgs(pageWidth: number, pageHeight: number): strin
     : ['-scale-to-x', String(THUMBNAIL_WIDTH), '-scale-to-y', '-1'];
 }
 
+const SWAPPED_AXES: Record<string, string> = {
+  '-scale-to-x': '-scale-to-y',
+  '-scale-to-y': '-scale-to-x',
+};
+
 /** Page count and first-page thumbnail of a converted PDF; throws when poppler cannot draw it. */
 export async function renderDocumentPreview(pdf: Uint8Array): Promise<DocumentPreview> {
   const { PDFDocument } = await import('pdf-lib');
@@ -36,9 +41,12 @@ export async function renderDocumentPreview(pdf: Uint8Array): Promise<DocumentPr
   const pageCount = doc.getPageCount();
   const first = doc.getPage(0);
   const { width, height } = first.getSize();
-  // pdftoppm draws the page turned by its /Rotate, so a quarter turn swaps the sides.
+  // pdftoppm draws the page turned by its /Rotate but scales it before turning: after a quarter
+  // turn the page's height is the picture's width, so the two options trade places.
   const quarterTurn = Math.abs(first.getRotation().angle) % 180 === 90;
-  const scale = quarterTurn ? thumbnailScaleArgs(height, width) : thumbnailScaleArgs(width, height);
+  const scale = quarterTurn
+    ? thumbnailScaleArgs(height, width).map((arg) => SWAPPED_AXES[arg] ?? arg)
+    : thumbnailScaleArgs(width, height);
   const png = await runPdftoppm(['-png', '-f', '1', '-l', '1', '-singlefile', ...scale, '-'], pdf);
   return { pageCount, png };
 }
