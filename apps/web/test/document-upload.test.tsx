@@ -136,6 +136,38 @@ describe('DocumentUpload', () => {
     expect(await screen.findByLabelText(LABEL)).toBeInTheDocument();
   });
 
+  it.each([
+    [1, '1 page'],
+    [3, '3 pages'],
+  ])(
+    'shows a converted document of %i page(s) as "%s" with a described picture of its first page',
+    async (pages, words) => {
+      const thumbnail = `/api/document-answer/${KEY}/thumbnail?v=0123456789abcdef`;
+      conversionServer({
+        status: 'COMPLETED',
+        message: 'done',
+        page_count: pages,
+        thumbnail_url: thumbnail,
+      });
+      const { user } = renderWidget();
+      await user.upload(await screen.findByLabelText(LABEL), docx());
+      expect(await screen.findByText(words)).toBeInTheDocument();
+      const picture = screen.getByRole('img', {
+        name: 'First page of essay.docx as the admissions office will see it',
+      });
+      expect(picture).toHaveAttribute('src', thumbnail);
+    },
+  );
+
+  it('shows a document converted without a picture by its name alone', async () => {
+    conversionServer({ status: 'COMPLETED', message: 'done' });
+    const { user } = renderWidget();
+    await user.upload(await screen.findByLabelText(LABEL), docx());
+    expect(await screen.findByText('essay.docx (2.0 KB)')).toBeInTheDocument();
+    expect(screen.queryByRole('img')).toBeNull();
+    expect(screen.queryByTestId('upload-page-count')).toBeNull();
+  });
+
   it('checks the file first with the documented messages, without uploading', async () => {
     const { calls } = conversionServer({ status: 'COMPLETED', message: 'done' });
     const { user } = renderWidget();

@@ -56,10 +56,31 @@ export const ConversionStatusResponse = Type.Object(
   {
     status: Type.Union(CONVERSION_STATUSES.map((s) => Type.Literal(s))),
     message: Type.String(),
+    // The applicant's proof of a COMPLETED conversion, beside the status and message: absent for
+    // the other statuses and for a document converted before previews existed.
+    page_count: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'Pages of the converted PDF (COMPLETED only)' }),
+    ),
+    thumbnail_url: Type.Optional(
+      Type.String({
+        description:
+          "Same-origin link to a PNG of the converted PDF's first page, for the owner's session only (COMPLETED only)",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 export type ConversionStatusResponse = Static<typeof ConversionStatusResponse>;
+
+/** `v` names the thumbnail's version, so a new upload's picture is never an old one's. */
+export const DocumentThumbnailQuery = Type.Object(
+  { v: Type.Optional(Type.String({ maxLength: 64, pattern: '^[0-9a-f]+$' })) },
+  { additionalProperties: false },
+);
+export type DocumentThumbnailQuery = Static<typeof DocumentThumbnailQuery>;
+
+/** Width in pixels of a document's first-page thumbnail (a very tall page is drawn narrower). */
+export const DOCUMENT_THUMBNAIL_WIDTH = 200;
 
 export const DocumentAnswersResponse = Type.Record(Type.String(), DocumentAnswer);
 export type DocumentAnswersResponse = Static<typeof DocumentAnswersResponse>;
@@ -78,6 +99,7 @@ export const DOCUMENT_MESSAGES = {
   completed: 'Your file was uploaded.',
   notAnswered: 'No file has been uploaded for this question.',
   deleted: 'Your file was deleted.',
+  noPreview: 'There is no preview of a converted file for this question.',
   pdfEncrypted: 'Your PDF is password-protected. Please upload a PDF without a password.',
   docxEncrypted:
     'Your Word document is password-protected. Please remove the password in Word (File > Info > Protect Document) and upload it again.',

@@ -38,6 +38,7 @@ export const readConversion = 'GET /api/pdf/document-answer/:key';
 export const forgetConversion = 'DELETE /api/pdf/document-answer/:key';
 export const readDocumentAnswers = 'GET /api/document-answer';
 export const deleteDocument = 'DELETE /api/document-answer/:key';
+export const readDocumentThumbnail = 'GET /api/document-answer/:key/thumbnail';
 
 // The applicant's application PDF
 export const requestApplicationPdf = 'GET /api/pdf';

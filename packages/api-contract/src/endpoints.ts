@@ -28,6 +28,7 @@ import {
   ConversionStatusResponse,
   DocumentAnswersResponse,
   DocumentKeyParams,
+  DocumentThumbnailQuery,
   PresignedUrlBody,
   PresignedUrlResponse,
   StartConversionBody,
@@ -69,6 +70,12 @@ export const PdfFileResponse = Type.Unsafe<Uint8Array>({
 const ExportFileResponse = Type.Unsafe<Uint8Array | AsyncIterable<Uint8Array>>({
   type: 'string',
   format: 'binary',
+});
+/** A document's first-page thumbnail: PNG bytes (its errors are JSON). */
+const PngFileResponse = Type.Unsafe<Uint8Array>({
+  type: 'string',
+  format: 'binary',
+  description: "A PNG of the converted document's first page",
 });
 const Redirect = Type.Null();
 
@@ -288,6 +295,20 @@ export const ENDPOINTS = {
     summary: 'Converted documents per file question: file name and size',
     response: { 200: DocumentAnswersResponse },
     errors: [...ANY, ...SESSION],
+  }),
+  readDocumentThumbnail: defineEndpoint(ROUTE.readDocumentThumbnail, {
+    tags: documents,
+    summary: "A PNG of the converted document's first page, as the admissions office will see it",
+    description:
+      "For the document's owner only: 404 when the question has no converted document of this " +
+      "session's applicant (another applicant's included), or the document has no thumbnail. " +
+      'Not cached (`Cache-Control: no-store`). The link comes from the COMPLETED status ' +
+      '(`thumbnail_url`).',
+    params: DocumentKeyParams,
+    query: DocumentThumbnailQuery,
+    produces: ['image/png', 'application/json'],
+    response: { 200: PngFileResponse },
+    errors: [...ANY, ...SESSION, 'NOT_A_FILE_QUESTION', 'NOT_FOUND'],
   }),
   deleteDocument: defineEndpoint(ROUTE.deleteDocument, {
     tags: documents,

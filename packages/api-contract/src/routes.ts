@@ -29,6 +29,8 @@ export const API_ROUTES = {
   documentConversion: routePath(ROUTE.readConversion),
   documentAnswers: routePath(ROUTE.readDocumentAnswers),
   documentAnswer: routePath(ROUTE.deleteDocument),
+  /** GET: the PNG of a converted document's first page, for its owner only. */
+  documentThumbnail: routePath(ROUTE.readDocumentThumbnail),
   /** The local storage driver's presigned-POST endpoint (S3 returns its own URL instead). */
   storageUpload: '/storage/upload',
   lookupFind: routePath(ROUTE.lookupFind),

@@ -19,6 +19,7 @@ import {
 import { ConverterUnavailableError } from '../src/modules/documents/conversion/conversion-errors';
 import { createDocumentStore, type DocumentStore } from '../src/modules/documents/document-store';
 import { UPLOAD_LIMITS } from '../src/modules/documents/conversion/limits';
+import { createDocumentPreviewer } from '../src/modules/documents/document-preview';
 import {
   orphanGraceMs,
   runConversion,
@@ -99,6 +100,7 @@ describe.each(availableDrivers())('document lifecycle on %s', (driver) => {
         store,
         storage: options.storage ?? t.runtime.storage,
         converter: options.converter ?? converter,
+        previewer: createDocumentPreviewer({ sandbox: t.runtime.sandbox, logger: quiet }),
         clock: t.clock,
         logger: quiet,
         requeue: options.requeue,
@@ -116,10 +118,10 @@ describe.each(availableDrivers())('document lifecycle on %s', (driver) => {
 
   const documentRow = async (userId: string, answerKey: string) => {
     const { rows } = await t.runtime.database.executeSql(
-      'SELECT pdf_key FROM document_answers WHERE user_id = $1 AND answer_key = $2',
+      'SELECT pdf_key, thumbnail_key FROM document_answers WHERE user_id = $1 AND answer_key = $2',
       [userId, answerKey],
     );
-    return rows[0] as { pdf_key: string } | undefined;
+    return rows[0] as { pdf_key: string; thumbnail_key: string } | undefined;
   };
 
   const listKeys = async (prefix: 'uploads/' | 'documents/', userId: string) => {
@@ -139,7 +141,7 @@ describe.each(availableDrivers())('document lifecycle on %s', (driver) => {
     const started = await client.upload(user.jar, answerKey, 'statement.pdf', await buildPdf(text));
     expect(started.statusCode).toBe(200);
     await run(await pendingJob(user.userId, answerKey));
-    expect(await client.waitForResult(user.jar, answerKey, 1000)).toEqual({
+    expect(await client.waitForResult(user.jar, answerKey, 1000)).toMatchObject({
       status: 'COMPLETED',
       message: DOCUMENT_MESSAGES.completed,
     });
@@ -207,8 +209,10 @@ describe.each(availableDrivers())('document lifecycle on %s', (driver) => {
         status: 'FAILED',
         message: MESSAGES.alreadySubmitted,
       });
-      // Neither the late PDF nor its upload is left behind.
-      expect(await listKeys('documents/', user.userId)).toEqual([submitted.pdf_key]);
+      // Neither the late PDF, its thumbnail nor its upload is left behind.
+      expect(await listKeys('documents/', user.userId)).toEqual(
+        [submitted.pdf_key, submitted.thumbnail_key].sort(),
+      );
       expect(await listKeys('uploads/', user.userId)).toEqual([]);
     });
 
@@ -526,7 +530,10 @@ describe.each(availableDrivers())('document lifecycle on %s', (driver) => {
     it('removes every expired link’s blob at once (no ceiling) and every blob no row refers to', async () => {
       const user = await freshApplicant();
       await convertDocument(user, DOC, 'Kept');
-      const kept = (await documentRow(user.userId, DOC))!.pdf_key;
+      const { pdf_key: kept, thumbnail_key: keptThumbnail } = (await documentRow(
+        user.userId,
+        DOC,
+      ))!;
 
       // 250 expired links with their blobs (more than the 100 a sweep used to take).
       const expired: string[] = [];
@@ -574,7 +581,10 @@ describe.each(availableDrivers())('document lifecycle on %s', (driver) => {
 
       await sweepOrphanBlobs(deps);
       expect(await listKeys('uploads/', user.userId)).toEqual([]);
-      expect(await listKeys('documents/', user.userId)).toEqual([fresh, kept].sort());
+      // The kept document's thumbnail is referenced too: the sweep leaves it.
+      expect(await listKeys('documents/', user.userId)).toEqual(
+        [fresh, kept, keptThumbnail].sort(),
+      );
       expect(pdfText((await t.runtime.storage.read(kept, 10 * MB))!)).toContain('Kept');
     });
   });

@@ -62,6 +62,10 @@ describe.each(availableDrivers())('documents on %s', (driver) => {
     expect(await client.waitForResult(jar, DOC)).toEqual({
       status: 'COMPLETED',
       message: DOCUMENT_MESSAGES.completed,
+      page_count: 2,
+      thumbnail_url: expect.stringMatching(
+        /^\/api\/document-answer\/personal_statement_doc\/thumbnail\?v=/,
+      ),
     });
 
     const profile = (await client.api(jar, 'GET', '/api/profile')).json();

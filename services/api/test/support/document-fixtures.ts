@@ -253,3 +253,16 @@ export async function encryptPdf(pdf: Uint8Array): Promise<Uint8Array> {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * A US Letter PDF of `pages` pages whose first page has a black block over its top-left quarter
+ * and nothing else, so a picture of that page is dark there and white elsewhere.
+ */
+export async function buildBlockPdf(pages: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  for (let i = 0; i < pages; i++) {
+    const page = doc.addPage([612, 792]);
+    if (i === 0) page.drawRectangle({ x: 0, y: 396, width: 306, height: 396 });
+  }
+  return doc.save();
+}

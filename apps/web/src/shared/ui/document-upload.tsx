@@ -39,6 +39,16 @@ export const UPLOAD_RULES = `${ALLOWED_FILE_EXTENSIONS.map((e) => `.${e}`).join(
 export const DROP_ZONE_TEXT = 'Drag your file here or';
 export const DROP_ZONE_ACTION = 'choose a file';
 
+/** "1 page" / "N pages": the converted PDF's length, beside its file name. */
+export function formatPageCount(pages: number): string {
+  return pages === 1 ? '1 page' : `${pages} pages`;
+}
+
+/** Says what the picture is for: the applicant's check of what the office will read. */
+export function describeThumbnail(fileName: string): string {
+  return `First page of ${fileName} as the admissions office will see it`;
+}
+
 const PENDING: readonly ConversionStatus[] = ['UNPROCESSED', 'IN_PROGRESS'];
 
 export function isConversionPending(status: ConversionStatus | undefined): boolean {
@@ -198,13 +208,30 @@ function LoggedInUpload({
           <Text>Uploading and converting your file…</Text>
         </Group>
       ) : present ? (
-        <Group gap="sm" data-testid="upload-present">
-          <Text>
-            {document.file_name} ({formatDocumentSize(document.file_size)})
-          </Text>
-          <Button variant="outline" color="red" size="xs" onClick={() => setConfirming(true)}>
-            Delete
-          </Button>
+        // The converted document as the office will read it: its first page and its length, so
+        // a wrong or badly converted file is noticed before the application is submitted.
+        <Group gap="sm" align="flex-start" data-testid="upload-present">
+          {status.data?.thumbnail_url ? (
+            <img
+              className={classes.thumbnail}
+              src={status.data.thumbnail_url}
+              alt={describeThumbnail(document.file_name)}
+              data-testid="upload-thumbnail"
+            />
+          ) : null}
+          <Stack gap={6} align="flex-start" className={classes.details}>
+            <Text className={classes.fileName}>
+              {document.file_name} ({formatDocumentSize(document.file_size)})
+            </Text>
+            {status.data?.page_count ? (
+              <Text size="sm" data-testid="upload-page-count">
+                {formatPageCount(status.data.page_count)}
+              </Text>
+            ) : null}
+            <Button variant="outline" color="red" size="xs" onClick={() => setConfirming(true)}>
+              Delete
+            </Button>
+          </Stack>
         </Group>
       ) : (
         // A second label of the input: a click anywhere on the box opens the browser's chooser,

@@ -16,12 +16,14 @@ import {
 } from './conversion/conversion-errors';
 import {
   createDocumentKey,
+  createThumbnailKey,
   StoredObjectTooLargeError,
   UPLOAD_POLICY,
   type StorageDriver,
   type StoragePrefix,
 } from '../../platform/storage/storage-driver';
 import type { ConversionRow, DocumentStore } from './document-store';
+import type { DocumentPreviewer } from './document-preview';
 
 export const CONVERSION_QUEUE_NAME = 'convert-document';
 
@@ -62,6 +64,7 @@ export interface ConversionWorkerDeps {
   store: DocumentStore;
   storage: StorageDriver;
   converter: DocumentConverter;
+  previewer: DocumentPreviewer;
   clock: Clock;
   logger: Logger;
   concurrency: number;
@@ -109,7 +112,7 @@ export async function runConversion(
   job: ConversionJob,
   lastAttempt: boolean,
 ): Promise<void> {
-  const { store, storage, converter, clock, logger } = deps;
+  const { store, storage, converter, previewer, clock, logger } = deps;
   const step = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
     try {
       return await run();
@@ -145,6 +148,7 @@ export async function runConversion(
     const result = await store.failConversion(row, message, clock.now(), MESSAGES.alreadySubmitted);
     if (result !== 'stale' && result !== 'frozen') {
       await removeQuietly(storage, result.removedPdfKey, log);
+      await removeQuietly(storage, result.removedThumbnailKey, log);
     }
     await removeQuietly(storage, row.sourceKey, log);
   };
@@ -165,20 +169,35 @@ export async function runConversion(
     const { pdf } = await converter.convert({ bytes, fileName: row.fileName });
     const pdfKey = createDocumentKey(row.userId, row.answerKey);
     await step('storage write', () => storage.write(pdfKey, pdf, 'application/pdf'));
+    // The applicant's proof, drawn once from the PDF just stored: its page count and a picture
+    // of its first page, kept beside it.
+    const preview = await previewer.preview(pdf);
+    const thumbnailKey = preview ? createThumbnailKey(pdfKey) : null;
+    if (preview && thumbnailKey) {
+      await step('storage write', () => storage.write(thumbnailKey, preview.png, 'image/png'));
+    }
     const result = await step('store result', () =>
       store.completeConversion(
         row,
-        { fileSize: bytes.length, pdfKey, pdfSize: pdf.length },
+        {
+          fileSize: bytes.length,
+          pdfKey,
+          pdfSize: pdf.length,
+          pageCount: preview?.pageCount ?? null,
+          thumbnailKey,
+        },
         clock.now(),
         MESSAGES.alreadySubmitted,
       ),
     );
     if (result === 'stale' || result === 'frozen') {
       await removeQuietly(storage, pdfKey, log);
+      await removeQuietly(storage, thumbnailKey, log);
       if (result === 'frozen') await removeQuietly(storage, row.sourceKey, log);
       return;
     }
     await removeQuietly(storage, result.previousPdfKey, log);
+    await removeQuietly(storage, result.previousThumbnailKey, log);
     await removeQuietly(storage, row.sourceKey, log);
   } catch (error) {
     if (isDocumentRejected(error)) {
@@ -220,7 +239,10 @@ export async function sweepStuckConversions(
     );
     if (result === 'stale') continue;
     logger.warn({ answerKey: row.answerKey }, 'conversion stuck past its time-out; failed');
-    if (result !== 'frozen') await removeQuietly(storage, result.removedPdfKey, logger);
+    if (result !== 'frozen') {
+      await removeQuietly(storage, result.removedPdfKey, logger);
+      await removeQuietly(storage, result.removedThumbnailKey, logger);
+    }
     await removeQuietly(storage, row.sourceKey, logger);
   }
   const expired = await store.takeExpiredUploads(clock.now());

@@ -11,6 +11,7 @@ import { createOfficePool, type OfficePool } from './conversion/libreoffice/offi
 import type { SandboxPool } from '../../platform/sandbox/sandbox-pool';
 import type { StorageDriver } from '../../platform/storage/storage-driver';
 import { createDocumentStore } from './document-store';
+import { createDocumentPreviewer } from './document-preview';
 import { startConversionWorker } from './conversion-jobs';
 
 export interface ConversionRuntime {
@@ -41,6 +42,11 @@ export async function startConversionRuntime(options: {
     storage: options.storage,
     converter: createDocumentConverter({
       pool,
+      sandbox: options.sandbox,
+      logger,
+      timeoutMs: config.conversionTimeoutMs,
+    }),
+    previewer: createDocumentPreviewer({
       sandbox: options.sandbox,
       logger,
       timeoutMs: config.conversionTimeoutMs,

@@ -48,6 +48,16 @@ export const documentRoutes: FastifyPluginAsyncTypebox<DocumentRouteOptions> = a
     handler: async (request) => service.readDocumentAnswers(currentUser(request).userId),
   });
 
+  registerEndpoint(app, ENDPOINTS.readDocumentThumbnail, {
+    preHandler: requireSession,
+    exposeHeadRoute: false,
+    handler: async (request, reply) => {
+      const png = await service.readThumbnail(currentUser(request).userId, request.params.key);
+      // The API's hook adds no-store and nosniff: the picture is the applicant's alone.
+      return reply.type('image/png').send(Buffer.from(png));
+    },
+  });
+
   registerEndpoint(app, ENDPOINTS.deleteDocument, {
     preHandler: requireSession,
     handler: async (request) => {

@@ -10,6 +10,7 @@ import {
 import { checkConvertedPageCount } from './conversion/convert-docx';
 import { convertJpeg, convertPng } from './conversion/convert-image';
 import { convertPdf } from './conversion/convert-pdf';
+import { renderDocumentPreview } from './conversion/render-preview';
 
 async function convertUpload(request: ConvertRequest): Promise<ConvertUploadResult> {
   const type = checkUpload(request);
@@ -34,4 +35,5 @@ async function checkOfficePdf(bytes: Uint8Array): Promise<null> {
 export const SANDBOX_TASKS = {
   'convert-upload': convertUpload,
   'check-office-pdf': checkOfficePdf,
+  'render-preview': renderDocumentPreview,
 } as const;

@@ -1,6 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { APPLICATION_DEFINITION, findQuestionEntry, listTabAnswersToClear } from '@admissions/form';
 import {
+  API_ROUTES,
   DOCUMENT_MESSAGES,
   MESSAGES,
   type ConversionStatusResponse,
@@ -22,6 +23,7 @@ import {
   findConverting,
   profileDocumentsSql,
   PENDING_STATUSES,
+  type DocumentAnswerRow,
 } from './document-store';
 import { stuckAfterMs, type ConversionJob } from './conversion-jobs';
 
@@ -46,6 +48,28 @@ const STATUS_MESSAGES = {
   COMPLETED: DOCUMENT_MESSAGES.completed,
   NOT_ANSWERED: DOCUMENT_MESSAGES.notAnswered,
 } as const;
+
+/** Thumbnails are small PNGs; anything larger in their place is not one of ours. */
+const MAX_THUMBNAIL_BYTES = 1024 * 1024;
+
+/** Changes with every picture, so the browser never shows a replaced document's from its cache. */
+function thumbnailVersion(thumbnailKey: string): string {
+  return createHash('sha256').update(thumbnailKey).digest('hex').slice(0, 16);
+}
+
+/** COMPLETED, with the applicant's proof of the document when it was drawn. */
+function completedStatus(document: DocumentAnswerRow): ConversionStatusResponse {
+  return {
+    status: 'COMPLETED',
+    message: STATUS_MESSAGES.COMPLETED,
+    ...(document.pageCount ? { page_count: document.pageCount } : {}),
+    ...(document.thumbnailKey
+      ? {
+          thumbnail_url: `${API_ROUTES.documentThumbnail.replace(':key', document.answerKey)}?v=${thumbnailVersion(document.thumbnailKey)}`,
+        }
+      : {}),
+  };
+}
 
 export function createDocumentService(deps: DocumentServiceDeps) {
   const { db, storage, clock, logger } = deps;
@@ -161,18 +185,34 @@ export function createDocumentService(deps: DocumentServiceDeps) {
           if (result === 'frozen') return { status: 'FAILED', message: MESSAGES.alreadySubmitted };
           if (result !== 'stale') {
             await removeBlob(result.removedPdfKey);
+            await removeBlob(result.removedThumbnailKey);
             await removeBlob(row.sourceKey);
           }
           return { status: 'FAILED', message: DOCUMENT_MESSAGES.conversionUnavailable };
         }
-        if (status in STATUS_MESSAGES) {
+        if (status !== 'COMPLETED' && status in STATUS_MESSAGES) {
           return { status, message: STATUS_MESSAGES[status as keyof typeof STATUS_MESSAGES] };
         }
       }
       const document = await store.findDocumentAnswer(userId, answerKey);
-      return document
+      if (document) return completedStatus(document);
+      return row?.status === 'COMPLETED'
         ? { status: 'COMPLETED', message: STATUS_MESSAGES.COMPLETED }
         : { status: 'NOT_ANSWERED', message: STATUS_MESSAGES.NOT_ANSWERED };
+    },
+
+    /**
+     * The first-page PNG of the applicant's own converted document. The row is looked up by the
+     * session's user id, so another applicant's document is as missing as a deleted one (404).
+     */
+    async readThumbnail(userId: string, answerKey: string): Promise<Uint8Array> {
+      requireFileQuestion(answerKey);
+      const document = await store.findDocumentAnswer(userId, answerKey);
+      const png = document?.thumbnailKey
+        ? await storage.read(document.thumbnailKey, MAX_THUMBNAIL_BYTES)
+        : null;
+      if (!png) throw new AppError('NOT_FOUND', DOCUMENT_MESSAGES.noPreview);
+      return png;
     },
 
     /** Forgets the conversion (a pending job then finds nothing to do); the document stays. */
@@ -193,6 +233,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         throw new AppError('ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
       }
       await removeBlob(removed?.pdfKey);
+      await removeBlob(removed?.thumbnailKey);
     },
 
     async readDocumentAnswers(userId: string): Promise<DocumentAnswersResponse> {
@@ -220,7 +261,10 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       for (const key of keys) {
         const removed = await store.deleteDocumentAnswer(userId, key, clock.now());
         // Submitted in between: its documents stay as they were.
-        if (removed !== 'submitted') await removeBlob(removed?.pdfKey);
+        if (removed !== 'submitted') {
+          await removeBlob(removed?.pdfKey);
+          await removeBlob(removed?.thumbnailKey);
+        }
       }
     },
   };

@@ -197,7 +197,8 @@ export function createDocumentStore(db: Db) {
         SELECT storage_key AS key FROM document_uploads WHERE storage_key IN (${list})
         UNION SELECT source_key FROM document_conversions
               WHERE source_key IN (${list}) AND status IN ('UNPROCESSED', 'IN_PROGRESS')
-        UNION SELECT pdf_key FROM document_answers WHERE pdf_key IN (${list})`);
+        UNION SELECT pdf_key FROM document_answers WHERE pdf_key IN (${list})
+        UNION SELECT thumbnail_key FROM document_answers WHERE thumbnail_key IN (${list})`);
       return new Set(readRows<{ key: string }>(result).map((r) => r.key));
     },
 
@@ -354,14 +355,23 @@ export function createDocumentStore(db: Db) {
     /**
      * Records the converted document and sets the answer to ANSWERED, if the conversion is still
      * the current one and the application is not submitted. Returns the replaced document's PDF
-     * key, 'stale' (the conversion moved on) or 'frozen' (the application was submitted).
+     * and thumbnail keys, 'stale' (the conversion moved on) or 'frozen' (the application was
+     * submitted).
      */
     async completeConversion(
       row: ConversionRow,
-      document: { fileSize: number; pdfKey: string; pdfSize: number },
+      document: {
+        fileSize: number;
+        pdfKey: string;
+        pdfSize: number;
+        pageCount: number | null;
+        thumbnailKey: string | null;
+      },
       now: Date,
       frozenMessage: string,
-    ): Promise<{ previousPdfKey: string | null } | 'stale' | 'frozen'> {
+    ): Promise<
+      { previousPdfKey: string | null; previousThumbnailKey: string | null } | 'stale' | 'frozen'
+    > {
       return db.transaction(async (tx) => {
         // Submitted meanwhile: the submitted document stays; this result is dropped.
         if ((await lockApplication(tx as unknown as Db, row.userId)).submitted) {
@@ -381,7 +391,7 @@ export function createDocumentStore(db: Db) {
           .returning({ token: documentConversions.token });
         if (!current) return 'stale';
         const [previous] = await tx
-          .select({ pdfKey: documentAnswers.pdfKey })
+          .select({ pdfKey: documentAnswers.pdfKey, thumbnailKey: documentAnswers.thumbnailKey })
           .from(documentAnswers)
           .where(answerOf(row.userId, row.answerKey))
           .for('update');
@@ -392,6 +402,8 @@ export function createDocumentStore(db: Db) {
           fileSize: document.fileSize,
           pdfKey: document.pdfKey,
           pdfSize: document.pdfSize,
+          pageCount: document.pageCount,
+          thumbnailKey: document.thumbnailKey,
           createdAt: now,
         };
         await tx
@@ -402,13 +414,16 @@ export function createDocumentStore(db: Db) {
             set: values,
           });
         await setFileAnswer(tx as unknown as Db, row.userId, row.answerKey, 'ANSWERED', now);
-        return { previousPdfKey: previous?.pdfKey ?? null };
+        return {
+          previousPdfKey: previous?.pdfKey ?? null,
+          previousThumbnailKey: previous?.thumbnailKey ?? null,
+        };
       });
     },
 
     /**
      * Marks the conversion FAILED with the reason and clears the answer and any earlier document
-     * (docs/behaviour.md). Returns the removed document's PDF key; 'stale' when the conversion moved on,
+     * (docs/behaviour.md). Returns the removed document's PDF and thumbnail keys; 'stale' when the conversion moved on,
      * 'frozen' when the application was submitted (then only the conversion row records why).
      */
     async failConversion(
@@ -416,7 +431,9 @@ export function createDocumentStore(db: Db) {
       message: string,
       now: Date,
       frozenMessage: string,
-    ): Promise<{ removedPdfKey: string | null } | 'stale' | 'frozen'> {
+    ): Promise<
+      { removedPdfKey: string | null; removedThumbnailKey: string | null } | 'stale' | 'frozen'
+    > {
       return db.transaction(async (tx) => {
         // Submitted meanwhile: the submitted document and its ANSWERED answer stay.
         if ((await lockApplication(tx as unknown as Db, row.userId)).submitted) {
@@ -438,9 +455,15 @@ export function createDocumentStore(db: Db) {
         const [removed] = await tx
           .delete(documentAnswers)
           .where(answerOf(row.userId, row.answerKey))
-          .returning({ pdfKey: documentAnswers.pdfKey });
+          .returning({
+            pdfKey: documentAnswers.pdfKey,
+            thumbnailKey: documentAnswers.thumbnailKey,
+          });
         await setFileAnswer(tx as unknown as Db, row.userId, row.answerKey, '', now);
-        return { removedPdfKey: removed?.pdfKey ?? null };
+        return {
+          removedPdfKey: removed?.pdfKey ?? null,
+          removedThumbnailKey: removed?.thumbnailKey ?? null,
+        };
       });
     },
 

@@ -74,6 +74,10 @@ export const documentAnswers = pgTable(
     fileSize: integer('file_size').notNull(),
     pdfKey: text('pdf_key').notNull(),
     pdfSize: integer('pdf_size').notNull(),
+    /** Pages of the PDF; null for a document converted before previews existed. */
+    pageCount: integer('page_count'),
+    /** The first page as a small PNG beside the PDF (the applicant's preview); null without one. */
+    thumbnailKey: text('thumbnail_key'),
     createdAt: at('created_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.answerKey] })],

@@ -54,7 +54,7 @@ export interface StorageDriver {
 // Keys are built only here, from the session's user id, a known question key and randomness, so a
 // key names its owner and question and can never climb out of the storage root.
 const KEY_PATTERN =
-  /^(uploads|documents|applications)\/[0-9a-f-]{36}\/[a-z0-9_]{1,100}\/[A-Za-z0-9_-]{22,64}(\.pdf)?$/;
+  /^(uploads|documents|applications)\/[0-9a-f-]{36}\/[a-z0-9_]{1,100}\/[A-Za-z0-9_-]{22,64}(\.pdf|\.png)?$/;
 
 export function isValidStorageKey(key: string): boolean {
   return KEY_PATTERN.test(key);
@@ -66,6 +66,11 @@ export function createUploadKey(userId: string, answerKey: string): string {
 
 export function createDocumentKey(userId: string, answerKey: string): string {
   return `documents/${userId}/${answerKey}/${randomBytes(18).toString('base64url')}.pdf`;
+}
+
+/** A converted document's first-page thumbnail, stored beside its PDF under the same name. */
+export function createThumbnailKey(pdfKey: string): string {
+  return pdfKey.replace(/\.pdf$/, '.png');
 }
 
 /** A generated application PDF (`audience` is applicant or service). */
