@@ -155,7 +155,7 @@ describe('the converter agrees with a fresh soffice (#27)', () => {
       }
     }
     const rate = (compared.length - disagreements.length) / compared.length;
-    console.log(
+    console.warn(
       [
         `docx agreement with soffice --convert-to pdf: ${compared.length - disagreements.length}/${compared.length} = ${(rate * 100).toFixed(1)} %`,
         `  disagreements: ${disagreements.join('; ') || 'none'}`,
