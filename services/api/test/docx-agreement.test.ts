@@ -67,6 +67,7 @@ const DOCUMENTS: [builder: string, variant: string, build: () => Uint8Array][] =
   ['buildLinkedImageDocx', '', () => b.buildLinkedImageDocx(`${URL}/c.png`)],
   ['buildCustomXmlDocx', '', b.buildCustomXmlDocx],
   ['buildDocxWithVbaProject', '', b.buildDocxWithVbaProject],
+  ['buildLargeStatementDocx', '', () => b.buildLargeStatementDocx()],
   ['buildTwoPageDocx', '', f.buildTwoPageDocx],
   ['buildSlowDocx', '', () => f.buildSlowDocx()],
   ['buildZipBombDocx', '', f.buildZipBombDocx],

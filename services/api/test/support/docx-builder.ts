@@ -2,7 +2,7 @@
 // commentsExtended/commentsIds parts), tracked changes, a native chart with its data workbook,
 // footnotes, header and footer, a template-based document; plus hostile variants and an
 // encrypted (CFB) Word file. Every part is a minimal but valid OOXML part.
-import { strToU8, zipSync } from 'fflate';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { buildPng } from './document-fixtures';
 
 const PKG_RELS = 'http://schemas.openxmlformats.org/package/2006/relationships';
@@ -767,5 +767,63 @@ export function buildDocxWithVbaProject(): Uint8Array {
       },
     ],
     binaries: { 'word/vbaProject.bin': markedBinary('vbaProject') },
+  });
+}
+
+/**
+ * A statement of about `bytes` (under the 1 MiB upload limit): 400 paragraphs of text, an old
+ * equation object, a chart with its workbook, and photo-like PNGs (noise: incompressible, as
+ * photos are) filling the rest. What the rewrite is timed on.
+ */
+export function buildLargeStatementDocx(bytes = 1_000_000): Uint8Array {
+  const noise = (seed: number) => (x: number, y: number) => {
+    const h = Math.imul((x * 73856093) ^ (y * 19349663) ^ seed, 2654435761) >>> 0;
+    return [h & 255, (h >>> 8) & 255, (h >>> 16) & 255] as [number, number, number];
+  };
+  const text = Array.from({ length: 400 }, (_, i) =>
+    wParagraph(`Paragraph ${i + 1}: I would like to study engines, and here is why, at length.`),
+  ).join('');
+  const equation = unzipSync(buildOleObjectDocx('equation'));
+  const chart = unzipSync(buildChartDocx());
+  const pictures: Record<string, Uint8Array> = {};
+  let size = 60_000;
+  for (let i = 1; size < bytes - 20_000; i++) {
+    const side = Math.min(300, Math.floor(Math.sqrt((bytes - 20_000 - size) / 3)));
+    if (side < 16) break;
+    pictures[`word/media/photo${i}.png`] = buildPng(side, side, noise(i));
+    size += pictures[`word/media/photo${i}.png`]!.length;
+  }
+  const names = Object.keys(pictures);
+  const body =
+    text +
+    names.map((_, i) => pictureDrawing(100 + i, `rIdPhoto${i}`)).join('') +
+    `<w:p><w:r><w:object w:dxaOrig="2880" w:dyaOrig="1440">${SHAPETYPE_75}${vmlPicture('_x0000_i1025', 'rIdPreview')}<o:OLEObject Type="Embed" ProgID="Equation.3" ShapeID="_x0000_i1025" DrawAspect="Content" ObjectID="_1764000001" r:id="rIdObject"/></w:object></w:r></w:p>` +
+    /<w:body>(.*)<w:sectPr\/><\/w:body>/s
+      .exec(strFromU8(chart['word/document.xml']!))![1]!
+      .replace(/^.*?(<w:p><w:r><w:drawing>)/s, '$1');
+  return buildWordPackage({
+    namespaces: `${VML_NAMESPACES} xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart"`,
+    body,
+    documentRels:
+      names
+        .map(
+          (name, i) =>
+            `<Relationship Id="rIdPhoto${i}" Type="${REL}/image" Target="${name.slice('word/'.length)}"/>`,
+        )
+        .join('') +
+      `<Relationship Id="rIdPreview" Type="${REL}/image" Target="media/image1.wmf"/>` +
+      `<Relationship Id="rIdObject" Type="${REL}/oleObject" Target="embeddings/oleObject1.bin"/>` +
+      `<Relationship Id="rId12" Type="${REL}/chart" Target="charts/chart1.xml"/>`,
+    contentTypes:
+      '<Default Extension="png" ContentType="image/png"/><Default Extension="wmf" ContentType="image/x-wmf"/><Default Extension="bin" ContentType="application/vnd.openxmlformats-officedocument.oleObject"/><Default Extension="xlsx" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"/><Override PartName="/word/charts/chart1.xml" ContentType="application/vnd.openxmlformats-officedocument.drawingml.chart+xml"/>',
+    binaries: {
+      ...pictures,
+      'word/media/image1.wmf': equation['word/media/image1.wmf']!,
+      'word/embeddings/oleObject1.bin': equation['word/embeddings/oleObject1.bin']!,
+      'word/charts/chart1.xml': chart['word/charts/chart1.xml']!,
+      'word/charts/_rels/chart1.xml.rels': chart['word/charts/_rels/chart1.xml.rels']!,
+      'word/embeddings/Microsoft_Excel_Worksheet.xlsx':
+        chart['word/embeddings/Microsoft_Excel_Worksheet.xlsx']!,
+    },
   });
 }

@@ -19,9 +19,9 @@
 //   - refused: a macro-enabled main part (.docm), altChunk and sub-documents, DOCTYPEs, SVG links,
 //     and structures that hold LibreOffice for the whole time-out (deep nesting, thousands of
 //     tables, pictures too large to decode).
-import { strToU8, zipSync } from 'fflate';
+import { Zip, strToU8, type ZipInputFile } from 'fflate';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
-import { inflateRawSync } from 'node:zlib';
+import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { isCompoundFile, isEncryptedOfficePackage } from './compound-file';
 import { DocumentRejectedError } from './conversion-errors';
 import { readImageDimensions } from './image-dimensions';
@@ -518,6 +518,8 @@ export function rewriteDocx(bytes: Uint8Array): RewrittenDocx {
   if (entries.length > DOCX_LIMITS.maxEntries) reject('TOO_COMPLEX', `${entries.length} entries`);
   let total = 0;
   const files = new Map<string, Uint8Array>();
+  // Each entry as it came (compressed), handed on unchanged when the part is.
+  const stored = new Map<string, { data: Uint8Array; method: 0 | 8 }>();
   for (const entry of entries) {
     const name = entry.name;
     if (name.startsWith('/') || name.split('/').includes('..') || name.includes('\\')) {
@@ -540,6 +542,7 @@ export function rewriteDocx(bytes: Uint8Array): RewrittenDocx {
     }
     if (files.has(name)) reject('UNREADABLE', `duplicate entry ${name}`);
     files.set(name, inflated);
+    stored.set(name, { data, method: entry.method === 0 ? 0 : 8 });
   }
   if (!files.has('[Content_Types].xml') || !files.has('word/document.xml')) {
     reject('UNREADABLE', 'not a Word document');
@@ -653,27 +656,74 @@ export function rewriteDocx(bytes: Uint8Array): RewrittenDocx {
     }
   }
 
-  const out: Record<string, Uint8Array | [Uint8Array, { level: 0 }]> = {};
+  const out: ZipPart[] = [];
   for (const name of included) {
     const data = files.get(name)!;
     const rels = keptRelationships.get(name);
     const xml = parsed.get(name);
-    if (rels) out[name] = strToU8(serializeRelationships(rels));
+    if (rels) out.push(changedPart(name, strToU8(serializeRelationships(rels))));
     else if (xml && xml.part.edits.length > 0) {
-      out[name] = encodeXml(applyEdits(xml.text, xml.part.edits));
-    } else if (xml) out[name] = data;
-    else {
-      // LibreOffice decodes every picture whole to draw it: a 1.6 KB docx holding a 20000×20000
-      // PNG kept a process busy for the whole 20 s time-out.
-      const size = readImageDimensions(data);
-      if (size && size[0] * size[1] > DOCUMENT_LIMITS.maxImagePixels) {
-        reject('IMAGE_TOO_LARGE', `${name} is ${size[0]}×${size[1]}`);
+      out.push(changedPart(name, encodeXml(applyEdits(xml.text, xml.part.edits))));
+    } else {
+      if (!xml) {
+        // LibreOffice decodes every picture whole to draw it: a 1.6 KB docx holding a
+        // 20000×20000 PNG kept a process busy for the whole 20 s time-out.
+        const size = readImageDimensions(data);
+        if (size && size[0] * size[1] > DOCUMENT_LIMITS.maxImagePixels) {
+          reject('IMAGE_TOO_LARGE', `${name} is ${size[0]}×${size[1]}`);
+        }
       }
-      // Pictures and fonts are compressed already: stored as they are.
-      out[name] = [data, { level: 0 }];
+      // Unchanged: its compressed bytes as they came (inflated above, so they inflate), with
+      // the checksum of what they inflated to.
+      const { data: compressed, method } = stored.get(name)!;
+      out.push({ name, compressed, method, size: data.length, crc: crc32(data) });
     }
   }
-  return { pkg: zipSync(out, { level: 1 }), notes: [...notes] };
+  return { pkg: writeZip(out), notes: [...notes] };
+}
+
+interface ZipPart {
+  name: string;
+  compressed: Uint8Array;
+  method: 0 | 8;
+  size: number;
+  crc: number;
+}
+
+function changedPart(name: string, data: Uint8Array): ZipPart {
+  return {
+    name,
+    compressed: deflateRawSync(data, { level: 1 }),
+    method: 8,
+    size: data.length,
+    crc: crc32(data),
+  };
+}
+
+/**
+ * The zip LibreOffice gets, through fflate's streaming writer fed with parts already compressed
+ * and checksummed (zlib's native deflate and CRC-32): fflate's zipSync would deflate every
+ * picture again and checksum it in JavaScript, most of the rewrite's time on a 1 MB docx.
+ */
+function writeZip(parts: ZipPart[]): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  const zip = new Zip((error, chunk) => {
+    if (error) throw error;
+    chunks.push(chunk);
+  });
+  for (const part of parts) {
+    const file: ZipInputFile = {
+      filename: part.name,
+      size: part.size,
+      crc: part.crc,
+      compression: part.method,
+    };
+    zip.add(file);
+    // fflate's types want an ArrayBuffer-backed array; it only copies the bytes out.
+    file.ondata!(null, part.compressed as Uint8Array<ArrayBuffer>, true);
+  }
+  zip.end();
+  return Buffer.concat(chunks);
 }
 
 /** The package rewriteDocx hands LibreOffice, without the notes. */
