@@ -2,6 +2,7 @@
 //  - docx→PDF median latency, warm pool vs a fresh `soffice --convert-to` per file (two-page docx)
 //  - conversions per second with two concurrent jobs on a pool of two
 //  - image→PDF median latency for a ~1 MB JPEG and a ~1 MB PNG (pdf-lib; PNG IDAT pass-through)
+//  - the docx rewrite alone on a ~1 MB statement (docx-rewrite-figures.ts, which runs alone too)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -20,6 +21,7 @@ import {
 } from '../src/modules/documents/conversion/convert-image';
 import { buildPng, buildTwoPageDocx } from '../test/support/document-fixtures';
 import { formatMs as ms, percentile, reportBench } from '../../../bench/report';
+import { measureDocxRewrite } from './docx-rewrite-figures';
 
 const logger = pino({ level: 'silent' });
 function stats(samples: number[]) {
@@ -130,6 +132,7 @@ try {
   };
   const jpegStats = await imageSamples(() => convertJpeg(jpeg));
   const pngStats = await imageSamples(() => convertPng(png));
+  const rewrite = measureDocxRewrite();
 
   reportBench({
     id: 'conversion',
@@ -170,6 +173,11 @@ try {
             `PNG→PDF, ${(png.length / 1024).toFixed(0)} KiB, median of 50 (p95), ${canPassPngThrough(png) ? 'IDAT pass-through, lossless' : 'embedPng'}`,
             `${ms(pngStats.p50)} (${ms(pngStats.p95)})`,
             '< 10 ms',
+          ],
+          [
+            `docx rewrite before LibreOffice (objects, links, macros out), ${(rewrite.bytes / 1024).toFixed(0)} KiB statement, median of ${rewrite.samples} (p95); CPU time`,
+            `${ms(rewrite.p50)} (${ms(rewrite.p95)}); CPU ${ms(rewrite.cpuP50)} (${ms(rewrite.cpuP95)})`,
+            'p95 ≤ 20 ms',
           ],
         ],
       },
