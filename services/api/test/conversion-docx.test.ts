@@ -1,7 +1,6 @@
 // Word documents as applicants' Word writes them, and hostile ones, through the real converter
 // and the real LibreOffice: each case is built in code and judged by what the applicant (the
 // message) or staff (the PDF's text, read with pdftotext) would see.
-import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { strFromU8, unzipSync } from 'fflate';
@@ -37,6 +36,7 @@ import {
   wParagraph,
 } from './support/docx-builder';
 import { pdfPageCount, pdfText, processExists } from './support/pdf-inspect';
+import { startLoopbackListener, type LoopbackListener } from './support/loopback-listener';
 import { createUploadClient } from './support/upload-client';
 import {
   availableDrivers,
@@ -305,21 +305,14 @@ describe('Word documents', () => {
   });
 
   describe('external content is never fetched', () => {
-    let server: Server;
-    let connections = 0;
+    let listener: LoopbackListener;
     let base: string;
 
     beforeAll(async () => {
-      server = createServer((socket) => {
-        connections++;
-        socket.destroy();
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const address = server.address();
-      if (!address || typeof address === 'string') throw new Error('no port');
-      base = `http://127.0.0.1:${address.port}`;
+      listener = await startLoopbackListener();
+      base = listener.base;
     });
-    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    afterAll(() => listener.close());
 
     it('the document converts and the listener gets no connection', async () => {
       const image = await converter.convert({
@@ -341,36 +334,20 @@ describe('Word documents', () => {
       }
       // Give a late fetch (LibreOffice loads linked graphics asynchronously) time to arrive.
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      expect(connections).toBe(0);
+      expect(listener.connections()).toBe(0);
     });
   });
 });
-
-async function startListener(): Promise<{
-  server: Server;
-  base: string;
-  connections: () => number;
-}> {
-  let count = 0;
-  const server = createServer((socket) => {
-    count++;
-    socket.destroy();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return { server, base: `http://127.0.0.1:${address.port}`, connections: () => count };
-}
 
 describe.each(availableDrivers())('Word documents uploaded on %s', (driver) => {
   const DOC = 'personal_statement_doc';
   let t: TestRuntime;
   let client: ReturnType<typeof createUploadClient>;
-  let listener: Awaited<ReturnType<typeof startListener>>;
+  let listener: LoopbackListener;
   let counter = 0;
 
   beforeAll(async () => {
-    listener = await startListener();
+    listener = await startLoopbackListener();
     t = await createTestRuntime(driver, {
       CONVERSION_TIMEOUT_MS: String(TIMEOUT_MS),
       OFFICE_POOL_SIZE: '1',
@@ -380,7 +357,7 @@ describe.each(availableDrivers())('Word documents uploaded on %s', (driver) => {
   });
   afterAll(async () => {
     await t.close();
-    await new Promise<void>((resolve) => listener.server.close(() => resolve()));
+    await listener.close();
   });
 
   it.each([

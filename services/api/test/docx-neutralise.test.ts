@@ -6,7 +6,6 @@
 // picture alone, and the stored PDF is searched for the binaries that were taken out.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
@@ -29,6 +28,7 @@ import {
 import { startConverterStack, type ConverterStack } from './support/converter-stack';
 import { convertWithSoffice } from './support/soffice-reference';
 import { pdfPageCount, pdfText, renderFirstPage, type Raster } from './support/pdf-inspect';
+import { startLoopbackListener, type LoopbackListener } from './support/loopback-listener';
 import { createUploadClient } from './support/upload-client';
 import {
   availableDrivers,
@@ -214,21 +214,14 @@ describe('Word documents with objects, controls and links (#27)', () => {
   });
 
   describe('a picture linked from a web address', () => {
-    let server: Server;
-    let connections = 0;
+    let listener: LoopbackListener;
     let base: string;
 
     beforeAll(async () => {
-      server = createServer((socket) => {
-        connections++;
-        socket.destroy();
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const address = server.address();
-      if (!address || typeof address === 'string') throw new Error('no port');
-      base = `http://127.0.0.1:${address.port}`;
+      listener = await startLoopbackListener();
+      base = listener.base;
     });
-    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    afterAll(() => listener.close());
 
     it('converts with an empty frame, a note on the first page, and is never fetched', async () => {
       const { pdf } = await stack.converter.convert({
@@ -242,7 +235,7 @@ describe('Word documents with objects, controls and links (#27)', () => {
       expect(uncompressed(pdf).includes(base)).toBe(false);
       // Give a late fetch (LibreOffice loads linked graphics asynchronously) time to arrive.
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      expect(connections).toBe(0);
+      expect(listener.connections()).toBe(0);
     });
   });
 });
