@@ -578,6 +578,48 @@ const OLE_KINDS: Record<
   },
 };
 
+/** What makes a w:object an object or a control: its payload element and the parts it names. */
+interface ObjectPayload {
+  /** The element beside the picture in w:object (o:OLEObject, w:control). */
+  element: string;
+  documentRels: string;
+  contentTypes: string;
+  parts?: Part[];
+  binaries: Record<string, Uint8Array>;
+}
+
+/**
+ * A w:object holding the VML picture Word draws for it (its preview, in word/media) and the
+ * payload; `asPicture` writes the same picture without the object (w:pict): what the document
+ * looks like.
+ */
+function buildObjectDocx(
+  caption: string,
+  shapeId: string,
+  preview: Preview,
+  payload: ObjectPayload | undefined,
+): Uint8Array {
+  const picture = `${SHAPETYPE_75}${vmlPicture(shapeId, 'rIdPreview')}`;
+  const object = payload
+    ? `<w:object w:dxaOrig="2880" w:dyaOrig="1440">${picture}${payload.element}</w:object>`
+    : `<w:pict>${picture}</w:pict>`;
+  return buildWordPackage({
+    namespaces: VML_NAMESPACES,
+    body:
+      wParagraph(caption) +
+      `<w:p><w:r>${object}</w:r></w:p>` +
+      wParagraph('Text after the object.'),
+    documentRels:
+      `<Relationship Id="rIdPreview" Type="${REL}/image" Target="media/${preview.name}"/>` +
+      (payload?.documentRels ?? ''),
+    contentTypes:
+      `<Default Extension="${preview.extension}" ContentType="${preview.contentType}"/>` +
+      (payload?.contentTypes ?? ''),
+    parts: payload?.parts ?? [],
+    binaries: { [`word/media/${preview.name}`]: preview.bytes, ...payload?.binaries },
+  });
+}
+
 /**
  * An embedded OLE object as Word writes it: a w:object holding the VML picture Word draws (the
  * preview, beside it in word/media) and the o:OLEObject naming the embedded binary. `asPicture`
@@ -588,33 +630,20 @@ export function buildOleObjectDocx(
   options: { asPicture?: boolean } = {},
 ): Uint8Array {
   const spec = OLE_KINDS[kind];
-  const preview = PREVIEWS[spec.preview]();
-  const picture = vmlPicture('_x0000_i1025', 'rIdPreview');
-  const object = options.asPicture
-    ? `<w:pict>${SHAPETYPE_75}${picture}</w:pict>`
-    : `<w:object w:dxaOrig="2880" w:dyaOrig="1440">${SHAPETYPE_75}${picture}<o:OLEObject Type="Embed" ProgID="${spec.progId}" ShapeID="_x0000_i1025" DrawAspect="Content" ObjectID="_1764000001" r:id="rIdObject"/></w:object>`;
   const embedding = `word/embeddings/${spec.part}`;
-  return buildWordPackage({
-    namespaces: VML_NAMESPACES,
-    body:
-      wParagraph(`Statement with an object (${spec.progId}).`) +
-      `<w:p><w:r>${object}</w:r></w:p>` +
-      wParagraph('Text after the object.'),
-    documentRels:
-      `<Relationship Id="rIdPreview" Type="${REL}/image" Target="media/${preview.name}"/>` +
-      (options.asPicture
-        ? ''
-        : `<Relationship Id="rIdObject" Type="${spec.relType}" Target="embeddings/${spec.part}"/>`),
-    contentTypes:
-      `<Default Extension="${preview.extension}" ContentType="${preview.contentType}"/>` +
-      (options.asPicture
-        ? ''
-        : `<Override PartName="/${embedding}" ContentType="${spec.contentType}"/>`),
-    binaries: {
-      [`word/media/${preview.name}`]: preview.bytes,
-      ...(options.asPicture ? {} : { [embedding]: markedBinary(spec.progId) }),
-    },
-  });
+  return buildObjectDocx(
+    `Statement with an object (${spec.progId}).`,
+    '_x0000_i1025',
+    PREVIEWS[spec.preview](),
+    options.asPicture
+      ? undefined
+      : {
+          element: `<o:OLEObject Type="Embed" ProgID="${spec.progId}" ShapeID="_x0000_i1025" DrawAspect="Content" ObjectID="_1764000001" r:id="rIdObject"/>`,
+          documentRels: `<Relationship Id="rIdObject" Type="${spec.relType}" Target="embeddings/${spec.part}"/>`,
+          contentTypes: `<Override PartName="/${embedding}" ContentType="${spec.contentType}"/>`,
+          binaries: { [embedding]: markedBinary(spec.progId) },
+        },
+  );
 }
 
 /** A legacy (Word 97) form check box, ticked, as a FORMCHECKBOX field with its form data. */
@@ -634,45 +663,31 @@ export function buildLegacyCheckBoxDocx(): Uint8Array {
  * w:control naming word/activeX/activeX1.xml, whose own relationship names the binary.
  */
 export function buildActiveXCheckBoxDocx(options: { asPicture?: boolean } = {}): Uint8Array {
-  const picture = vmlPicture('_x0000_i1026', 'rIdPreview');
-  const object = options.asPicture
-    ? `<w:pict>${SHAPETYPE_75}${picture}</w:pict>`
-    : `<w:object w:dxaOrig="2880" w:dyaOrig="1440">${SHAPETYPE_75}${picture}<w:control r:id="rIdControl" w:name="CheckBox1" w:shapeid="_x0000_i1026"/></w:object>`;
-  const preview = PREVIEWS.emf();
-  return buildWordPackage({
-    namespaces: VML_NAMESPACES,
-    body:
-      wParagraph('Statement with an ActiveX check box.') +
-      `<w:p><w:r>${object}</w:r></w:p>` +
-      wParagraph('Text after the control.'),
-    documentRels:
-      `<Relationship Id="rIdPreview" Type="${REL}/image" Target="media/${preview.name}"/>` +
-      (options.asPicture
-        ? ''
-        : `<Relationship Id="rIdControl" Type="${REL}/control" Target="activeX/activeX1.xml"/>`),
-    contentTypes:
-      `<Default Extension="emf" ContentType="image/x-emf"/>` +
-      (options.asPicture
-        ? ''
-        : '<Override PartName="/word/activeX/activeX1.bin" ContentType="application/vnd.ms-office.activeX"/>'),
-    parts: options.asPicture
-      ? []
-      : [
-          {
-            name: 'word/activeX/activeX1.xml',
-            contentType: 'application/vnd.ms-office.activeX+xml',
-            xml: `${XML_DECL}<ax:ocx xmlns:ax="http://schemas.microsoft.com/office/2006/activeX" xmlns:r="${REL}" ax:classid="{8BD21D40-EC42-11CE-9E0D-00AA006002F3}" ax:persistence="persistStorage" r:id="rId1"/>`,
-          },
-          {
-            name: 'word/activeX/_rels/activeX1.xml.rels',
-            xml: `${XML_DECL}<Relationships xmlns="${PKG_RELS}"><Relationship Id="rId1" Type="${OFFICE_REL}/activeXControlBinary" Target="activeX1.bin"/></Relationships>`,
-          },
-        ],
-    binaries: {
-      [`word/media/${preview.name}`]: preview.bytes,
-      ...(options.asPicture ? {} : { 'word/activeX/activeX1.bin': markedBinary('CheckBox') }),
-    },
-  });
+  return buildObjectDocx(
+    'Statement with an ActiveX check box.',
+    '_x0000_i1026',
+    PREVIEWS.emf(),
+    options.asPicture
+      ? undefined
+      : {
+          element: '<w:control r:id="rIdControl" w:name="CheckBox1" w:shapeid="_x0000_i1026"/>',
+          documentRels: `<Relationship Id="rIdControl" Type="${REL}/control" Target="activeX/activeX1.xml"/>`,
+          contentTypes:
+            '<Override PartName="/word/activeX/activeX1.bin" ContentType="application/vnd.ms-office.activeX"/>',
+          parts: [
+            {
+              name: 'word/activeX/activeX1.xml',
+              contentType: 'application/vnd.ms-office.activeX+xml',
+              xml: `${XML_DECL}<ax:ocx xmlns:ax="http://schemas.microsoft.com/office/2006/activeX" xmlns:r="${REL}" ax:classid="{8BD21D40-EC42-11CE-9E0D-00AA006002F3}" ax:persistence="persistStorage" r:id="rId1"/>`,
+            },
+            {
+              name: 'word/activeX/_rels/activeX1.xml.rels',
+              xml: `${XML_DECL}<Relationships xmlns="${PKG_RELS}"><Relationship Id="rId1" Type="${OFFICE_REL}/activeXControlBinary" Target="activeX1.bin"/></Relationships>`,
+            },
+          ],
+          binaries: { 'word/activeX/activeX1.bin': markedBinary('CheckBox') },
+        },
+  );
 }
 
 const pictureDrawing = (id: number, relId: string, attr = 'r:embed') =>
