@@ -3,14 +3,14 @@
 // pictures, custom XML, a VBA project in a .docx) converts instead of being refused. Each case is
 // built in code and goes through the real converter (sandbox + warm LibreOffice); the page is
 // compared pixel by pixel with what a fresh `soffice --convert-to pdf` draws for the document's
-// picture alone, and the stored PDF is searched for the binaries that were taken out.
+// picture alone, and the stored PDF is searched for the binaries that were taken out. Uploads of
+// these documents on both drivers: conversion-docx.test.ts.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DOCUMENT_MESSAGES } from '@admissions/api-contract';
 import { DOCX_NOTES } from '../src/modules/documents/conversion/check-docx';
 import {
   BINARY_MARKER,
@@ -29,13 +29,6 @@ import { startConverterStack, type ConverterStack } from './support/converter-st
 import { convertWithSoffice } from './support/soffice-reference';
 import { pdfPageCount, pdfText, renderFirstPage, type Raster } from './support/pdf-inspect';
 import { startLoopbackListener, type LoopbackListener } from './support/loopback-listener';
-import { createUploadClient } from './support/upload-client';
-import {
-  availableDrivers,
-  createTestRuntime,
-  registerApplicant,
-  type TestRuntime,
-} from './support/test-runtime';
 
 const TIMEOUT_MS = 8000;
 const logger = pino({ level: 'silent' });
@@ -236,38 +229,6 @@ describe('Word documents with objects, controls and links (#27)', () => {
       // Give a late fetch (LibreOffice loads linked graphics asynchronously) time to arrive.
       await new Promise((resolve) => setTimeout(resolve, 1000));
       expect(listener.connections()).toBe(0);
-    });
-  });
-});
-
-describe.each(availableDrivers())('Word documents with objects uploaded on %s (#27)', (driver) => {
-  const DOC = 'personal_statement_doc';
-  let t: TestRuntime;
-  let client: ReturnType<typeof createUploadClient>;
-  let counter = 0;
-
-  beforeAll(async () => {
-    t = await createTestRuntime(driver, {
-      CONVERSION_TIMEOUT_MS: String(TIMEOUT_MS),
-      OFFICE_POOL_SIZE: '1',
-      CONVERSION_CONCURRENCY: '1',
-    });
-    client = createUploadClient(t);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
-
-  it.each([
-    ['an equation object', () => buildOleObjectDocx('equation')],
-    ['a .docx with a VBA project', buildDocxWithVbaProject],
-    ['a custom XML part', buildCustomXmlDocx],
-  ] as const)('%s is uploaded, not refused', async (_name, build) => {
-    const jar = await registerApplicant(t, `neutral${++counter}.${driver}@example.org`);
-    await client.upload(jar, DOC, 'statement.docx', build());
-    expect(await client.waitForResult(jar, DOC, 60_000)).toEqual({
-      status: 'COMPLETED',
-      message: DOCUMENT_MESSAGES.completed,
     });
   });
 });
