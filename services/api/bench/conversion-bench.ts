@@ -3,6 +3,7 @@
 //  - conversions per second with two concurrent jobs on a pool of two
 //  - image→PDF median latency for a ~1 MB JPEG and a ~1 MB PNG (pdf-lib; PNG IDAT pass-through)
 //  - uploaded PDF→stored PDF p50/p95 (qpdf, pdf-lib; repairs, appearances, layers), pdf-path-samples.ts
+//  - the docx rewrite alone on a ~1 MB statement (docx-rewrite-figures.ts, which runs alone too)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -22,6 +23,7 @@ import {
 import { buildPng, buildTwoPageDocx } from '../test/support/document-fixtures';
 import { formatMs as ms, percentile, reportBench } from '../../../bench/report';
 import { measurePdfPath } from './pdf-path-samples';
+import { measureDocxRewrite } from './docx-rewrite-figures';
 
 const logger = pino({ level: 'silent' });
 function stats(samples: number[]) {
@@ -133,6 +135,7 @@ try {
   const jpegStats = await imageSamples(() => convertJpeg(jpeg));
   const pngStats = await imageSamples(() => convertPng(png));
   const pdfStats = await measurePdfPath();
+  const rewrite = measureDocxRewrite();
 
   reportBench({
     id: 'conversion',
@@ -179,6 +182,11 @@ try {
             `${ms(row.p50)} (${ms(row.p95)})`,
             '—',
           ]),
+          [
+            `docx rewrite before LibreOffice (objects, links, macros out), ${(rewrite.bytes / 1024).toFixed(0)} KiB statement, median of ${rewrite.samples} (p95); CPU time`,
+            `${ms(rewrite.p50)} (${ms(rewrite.p95)}); CPU ${ms(rewrite.cpuP50)} (${ms(rewrite.cpuP95)})`,
+            'p95 ≤ 20 ms',
+          ],
         ],
       },
     ],

@@ -16,6 +16,7 @@ import { startConverterStack, type ConverterStack } from './support/converter-st
 import { DocumentRejectedError } from '../src/modules/documents/conversion/conversion-errors';
 import { canPassPngThrough } from '../src/modules/documents/conversion/convert-image';
 import { DOCX_IMPORT_FILTER } from '../src/modules/documents/conversion/convert-docx';
+import { DOCX_NOTES } from '../src/modules/documents/conversion/check-docx';
 import {
   buildLocalLinkDocx,
   buildMacroDocx,
@@ -278,12 +279,18 @@ describe('document conversion', () => {
     });
     afterAll(() => rmSync(secretDir, { recursive: true, force: true }));
 
-    it('is refused by the checks', async () => {
+    it('converts without the linked file: the link is left out, staff are told (#27)', async () => {
       for (const target of [secretFile, '/etc/passwd']) {
-        const error = await rejection(
-          converter.convert({ bytes: buildLocalLinkDocx(target), fileName: 'links.docx' }),
-        );
-        expect(error.userMessage).toBe(DOCUMENT_MESSAGES.unsafeContent);
+        const { pdf } = await converter.convert({
+          bytes: buildLocalLinkDocx(target),
+          fileName: 'links.docx',
+        });
+        const text = pdfText(pdf);
+        expect(text).toContain('My statement.');
+        expect(text.replace(/\s+/g, ' ')).toContain(DOCX_NOTES.linkedPicture);
+        expect(text).not.toContain(MARKER);
+        expect(text).not.toContain('root:');
+        expect(Buffer.from(pdf).includes(MARKER)).toBe(false);
       }
     });
 

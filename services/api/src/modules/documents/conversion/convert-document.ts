@@ -28,6 +28,8 @@ export interface ConvertUploadResult {
   type: DocumentType;
   pdf: Uint8Array | null;
   docxPackage?: Uint8Array;
+  /** What the docx rewrite left out, for the first page of the converted document. */
+  notes?: string[];
 }
 
 export interface ConvertRequest {
@@ -89,10 +91,15 @@ export function createDocumentConverter(deps: {
         type = checked.type;
         let pdf = checked.pdf;
         if (!pdf) {
-          // LibreOffice gets the package the check returned (template link, chart workbooks and
-          // comments removed), never the upload as it came.
+          // LibreOffice gets the package the rewrite returned (objects' binaries, macros,
+          // external links, template link, chart workbooks and comments taken out), never the
+          // upload as it came.
           pdf = await convertCheckedDocx(checked.docxPackage ?? request.bytes, pool, logger);
-          await runStep<null>('check-office-pdf', pdf);
+          const stamped = await runStep<Uint8Array | null>('check-office-pdf', {
+            pdf,
+            notes: checked.notes,
+          });
+          if (stamped) pdf = stamped;
         }
         logger.info(
           { type, bytes: request.bytes.length, ms: Math.round(performance.now() - started) },

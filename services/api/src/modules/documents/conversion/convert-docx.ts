@@ -1,8 +1,8 @@
-// docx → PDF: the package checks (check-docx.ts), then a warm LibreOffice with the named import
+// docx → PDF: the package rewrite (check-docx.ts), then a warm LibreOffice with the named import
 // filter; a document that crashes LibreOffice gets a second warm process, then a one-shot
 // sandboxed soffice, before it is called a failure (the document's, never "try again later").
 import type { Logger } from 'pino';
-import { checkDocx } from './check-docx';
+import { rewriteDocx } from './check-docx';
 import { DocumentRejectedError } from './conversion-errors';
 import { DOCUMENT_LIMITS } from './limits';
 import {
@@ -80,13 +80,37 @@ export async function convertCheckedDocx(
   }
 }
 
+/**
+ * The converted document with `notes` (what the rewrite left out, DOCX_NOTES) written in small
+ * type across the top margin of its first page, where staff read it before the document; the
+ * document's own pages, and so its page count, are unchanged. Pure: the sandbox runs it.
+ */
+export async function stampConversionNotes(pdf: Uint8Array, notes: string[]): Promise<Uint8Array> {
+  if (notes.length === 0) return pdf;
+  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
+  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+  const page = doc.getPage(0);
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const { height } = page.getSize();
+  notes.forEach((note, i) => {
+    page.drawText(note, {
+      x: 36,
+      y: height - 16 - i * 9,
+      size: 7,
+      font,
+      color: rgb(0.3, 0.3, 0.3),
+    });
+  });
+  return doc.save();
+}
+
 export async function convertDocx(
   bytes: Uint8Array,
   pool: OfficePool,
   logger?: Logger,
 ): Promise<Uint8Array> {
-  const pkg = checkDocx(bytes);
+  const { pkg, notes } = rewriteDocx(bytes);
   const pdf = await convertCheckedDocx(pkg, pool, logger);
   await checkConvertedPageCount(pdf);
-  return pdf;
+  return stampConversionNotes(pdf, notes);
 }
