@@ -106,7 +106,12 @@ export const STAFF_SORTS = [
 export type StaffSort = (typeof STAFF_SORTS)[number];
 export const STAFF_PAGE_SIZE_MAX = 100;
 
-const IsoDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD (UTC)' });
+// `format: 'date'`: the service's validator accepts only days that exist (2024-02-29, never
+// 2024-02-30 or 2024-13-01), so PostgreSQL is never handed a date it refuses.
+const IsoDate = Type.String({
+  format: 'date',
+  description: 'YYYY-MM-DD (UTC), a real calendar day',
+});
 
 export const StaffListQuery = Type.Object(
   {

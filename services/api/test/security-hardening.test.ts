@@ -1,6 +1,7 @@
 // Issue #15, the HTTP findings: each case is what an attacker (or a school lab) did against the
 // running service, and what they observe now. On PGlite and PostgreSQL.
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
@@ -350,6 +351,49 @@ describe.each(availableDrivers())('API hardening (%s)', (driver) => {
         expect(answer.ms).toBeLessThan(15_000);
       } finally {
         await slow.close();
+      }
+    }, 60_000);
+  });
+
+  describe('a refusal before the body is read', () => {
+    it('keeps a keep-alive connection usable after refusing a large body it did not read', async () => {
+      const t = await createTestRuntime(driver);
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        await t.runtime.app.listen({ port: 0, host: '127.0.0.1' });
+        const address = t.runtime.app.server.address();
+        if (!address || typeof address === 'string') throw new Error('no port');
+        const send = (method: string, path: string, body?: Buffer) =>
+          new Promise<{ status: number; reused: boolean; text: string }>((resolve, reject) => {
+            const request = http.request(
+              { host: '127.0.0.1', port: address.port, method, path, agent, timeout: 10_000 },
+              (response) => {
+                let text = '';
+                response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+                response.on('end', () =>
+                  resolve({ status: response.statusCode ?? 0, reused: request.reusedSocket, text }),
+                );
+              },
+            );
+            request.on('timeout', () => request.destroy(new Error(`${method} ${path}: no answer`)));
+            request.on('error', reject);
+            if (body) request.setHeader('content-type', 'application/json');
+            request.end(body);
+          });
+        // No session: refused at preParsing (401), before any of the 3 MB is read; twice, with
+        // bodies past and within the route's limit.
+        for (const size of [3_000_000, 200_000]) {
+          const body = Buffer.from(JSON.stringify({ city: 'x'.repeat(size) }));
+          const refused = await send('PUT', API_ROUTES.answer, body);
+          expect(refused.status).toBe(401);
+          const next = await send('GET', '/health');
+          expect(next.status).toBe(200);
+          // The same connection carried it: it was neither reset nor left with the body unread.
+          expect(next.reused).toBe(true);
+        }
+      } finally {
+        agent.destroy();
+        await t.close();
       }
     }, 60_000);
   });

@@ -9,6 +9,7 @@ import { authenticator } from 'otplib';
 import type { LightMyRequestResponse } from 'fastify';
 import {
   SERVICE_MESSAGES,
+  STAFF_EXPORT_ROUTES,
   STAFF_MESSAGES,
   type StaffApplicationResponse,
   type StaffListResponse,
@@ -322,6 +323,58 @@ describe.each(availableDrivers())('staff area (%s)', (driver) => {
     });
     expect(renamed.statusCode).toBe(200);
     expect((await list('q=byron')).rows.map((r) => r.email)).toEqual(['ada@example.org']);
+  });
+
+  it('refuses a day that does not exist (400, saying so) in the list, the campus API and an export', async () => {
+    const reader = await enrolStaff('calendar@staff.example.edu', 'reader');
+    const exporter = await enrolStaff('calendar-exporter@staff.example.edu', 'exporter');
+    const { key } = await createApiKey(db(), { name: 'dates', scope: 'read', now: t.clock.now() });
+    const auth = { authorization: `Bearer ${key}` };
+    for (const day of ['2024-02-30', '2023-02-29', '2024-13-01', '2024-00-10', '2024-04-31']) {
+      for (const field of ['from', 'to']) {
+        const message = `The field "${field}" must be a date that exists, written YYYY-MM-DD.`;
+        const listed = await get(`/staff/api/applications?${field}=${day}`, reader.jar);
+        expect([listed.statusCode, listed.json().message]).toEqual([400, message]);
+        const served = await t.request({
+          method: 'GET',
+          url: `/service/applications?${field}=${day}`,
+          headers: auth,
+        });
+        expect([served.statusCode, served.json().message]).toEqual([400, message]);
+        const exported = await post(
+          STAFF_EXPORT_ROUTES.exports,
+          { filters: { [field]: day }, format: 'zip' },
+          exporter.jar,
+        );
+        expect([exported.statusCode, exported.json().message]).toEqual([
+          400,
+          `The field "filters.${field}" must be a date that exists, written YYYY-MM-DD.`,
+        ]);
+      }
+    }
+    // A leap year's 29 February is a day.
+    expect((await get('/staff/api/applications?from=2024-02-29', reader.jar)).statusCode).toBe(200);
+  });
+
+  it('checks who is asking before it checks what they sent', async () => {
+    const reader = await enrolStaff('nosy@staff.example.edu', 'reader');
+    // A reader learns that exports are not theirs, not what an export's body looks like.
+    for (const body of [{}, { filters: { from: 'yesterday' } }, { format: 'tar', extra: 1 }]) {
+      const refused = await post(STAFF_EXPORT_ROUTES.exports, body, reader.jar);
+      expect([refused.statusCode, refused.json().message]).toEqual([403, STAFF_MESSAGES.forbidden]);
+    }
+    // Without a key or a session, a malformed query is still only "who are you?".
+    const anonymous = await t.request({
+      method: 'GET',
+      url: '/service/applications?from=2024-02-30&sort=evil',
+    });
+    expect([anonymous.statusCode, anonymous.json().message]).toEqual([
+      401,
+      STAFF_MESSAGES.apiKeyInvalid,
+    ]);
+    const minted = await t.request({ method: 'POST', url: '/service/tokens', body: { nope: 1 } });
+    expect(minted.statusCode).toBe(401);
+    expect((await get('/staff/api/applications?page=0')).statusCode).toBe(401);
   });
 
   it('reads one application and its PDF, each writing exactly one audit row naming the staff member', async () => {

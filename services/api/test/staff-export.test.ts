@@ -2,7 +2,8 @@
 // pg-boss export job run by the in-process worker, progress, the zip and the combined PDF, and
 // incremental per exporter (a second export renders nothing that did not change).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { unzipSync } from 'fflate';
 import { authenticator } from 'otplib';
@@ -268,12 +269,17 @@ describe.each(availableDrivers())('staff exports (%s)', (driver) => {
       .where(eq(staffExports.id, done.id));
     const file = row!.filePath!;
     expect(existsSync(file)).toBe(true);
+    // The exporter's folder: the file, the rendered application PDFs and the state of the run.
+    const folder = path.dirname(file);
+    const kept = () => (existsSync(folder) ? readdirSync(folder) : []);
+    expect(kept()).toContain('.export-state.json');
+    expect(kept().filter((name) => name.endsWith('.pdf')).length).toBeGreaterThan(1);
 
     t.clock.advance(6 * 24 * 60 * 60 * 1000);
     let jar = await signInAgain('exporter@staff.example.edu');
-    const kept = await t.request({ method: 'GET', url: '/staff/api/exports', cookies: jar });
+    const within = await t.request({ method: 'GET', url: '/staff/api/exports', cookies: jar });
     expect(
-      kept.json<StaffExportListResponse>().exports.find((e) => e.id === done.id),
+      within.json<StaffExportListResponse>().exports.find((e) => e.id === done.id),
     ).toMatchObject({ status: 'completed' });
     expect(existsSync(file)).toBe(true);
 
@@ -289,6 +295,8 @@ describe.each(availableDrivers())('staff exports (%s)', (driver) => {
       download_url: '',
     });
     expect(existsSync(file)).toBe(false);
+    // Nothing else of it is left behind either: no application PDF, no state file.
+    expect(kept()).toEqual([]);
     const gone = await t.request({ method: 'GET', url: done.download_url, cookies: jar });
     expect(gone.statusCode).toBe(410);
     expect(gone.json<{ message: string }>().message).toBe(STAFF_EXPORT_MESSAGES.expired);

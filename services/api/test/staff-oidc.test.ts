@@ -1,6 +1,7 @@
 // Staff sign-in through a real OpenID Connect provider on loopback (oidc-provider), both drivers:
 // an allowed e-mail domain gets a staff session, another domain is refused, a group claim decides
-// the role, and a callback without the flow cookie this browser got at the start fails.
+// the role, and a callback without the flow cookie this browser got at the start fails. An
+// address with two @ or without `email_verified: true` is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { staffMembers } from '../src/modules/staff';
@@ -119,6 +120,52 @@ describe.each(availableDrivers())('staff sign-in with OpenID Connect (%s)', (dri
       .where(eq(staffMembers.email, 'reader@staff.example.edu'));
     idp.signInAs({ sub: 'u-1', email: 'reader@staff.example.edu', groups: ['admissions-readers'] });
     expect((await signIn()).headers.location).toBe('/staff?sign_in_error=refused');
+  });
+
+  it('refuses an address with a second @, or one the provider has not verified as true', async () => {
+    for (const person of [
+      // The part after the first @ is an allowed domain; the address is not one of it.
+      { sub: 'u-6', email: 'eve@staff.example.edu@evil.example', groups: ['admissions-readers'] },
+      { sub: 'u-7', email: 'eve@evil.example@staff.example.edu', groups: ['admissions-readers'] },
+      { sub: 'u-8', email: 'eve @staff.example.edu', groups: ['admissions-readers'] },
+      {
+        sub: 'u-9',
+        email: 'unverified@staff.example.edu',
+        email_verified: null,
+        groups: ['admissions-readers'],
+      },
+      {
+        sub: 'u-10',
+        email: 'unverified@staff.example.edu',
+        email_verified: 'false',
+        groups: ['admissions-readers'],
+      },
+      {
+        sub: 'u-11',
+        email: 'unverified@staff.example.edu',
+        email_verified: 'true',
+        groups: ['admissions-readers'],
+      },
+      {
+        sub: 'u-12',
+        email: 'unverified@staff.example.edu',
+        email_verified: false,
+        groups: ['admissions-readers'],
+      },
+      // A group claim that is one string, not a list, names no group.
+      {
+        sub: 'u-13',
+        email: 'single@staff.example.edu',
+        groups: 'admissions-exporters' as unknown as string[],
+      },
+    ]) {
+      idp.signInAs(person);
+      const callback = await signIn();
+      expect(callback.headers.location, person.sub).toBe('/staff?sign_in_error=refused');
+      expect(cookiesOf(callback).staff_sid ?? '').toBe('');
+    }
+    const members = await t.runtime.database.db.select().from(staffMembers);
+    expect(members.map((m) => m.email).filter((e) => /eve|unverified|single/.test(e))).toEqual([]);
   });
 
   it('fails a callback that does not come back to the browser that started it', async () => {

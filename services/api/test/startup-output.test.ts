@@ -4,12 +4,15 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  buildCompiledService,
   buildEmbeddedEnv,
   findFreePort,
   launchProcess,
+  serviceScript,
   waitUntilReady,
+  type ServiceBuild,
 } from './support/process-stack';
 
 const folders: string[] = [];
@@ -17,7 +20,7 @@ afterAll(() => {
   for (const dir of folders) rmSync(dir, { recursive: true, force: true });
 });
 
-async function startEmbedded(format: 'text' | 'json') {
+async function startEmbedded(build: ServiceBuild, format: 'text' | 'json') {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'startup-output-'));
   folders.push(dataDir);
   const logDir = path.join(dataDir, 'logs');
@@ -29,7 +32,7 @@ async function startEmbedded(format: 'text' | 'json') {
     scratchDir: dataDir,
     env: { LOG_FORMAT: format },
   });
-  const server = launchProcess(`api-${format}`, ['src/boot/server.ts'], env, logDir);
+  const server = launchProcess(`api-${format}`, [serviceScript(build, 'server')], env, logDir);
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitUntilReady(server, async () => (await fetch(`${url}/health`)).status === 200);
@@ -45,9 +48,14 @@ async function startEmbedded(format: 'text' | 'json') {
   };
 }
 
-describe('start-up output', () => {
+// Both forms: the compiled build is what `npm start` and the image run.
+describe.each(['source', 'compiled'] as ServiceBuild[])('start-up output (%s)', (build) => {
+  beforeAll(() => {
+    if (build === 'compiled') buildCompiledService();
+  }, 300_000);
+
   it('LOG_FORMAT=text prints one readable ready line and no per-request lines', async () => {
-    const { output, dataDir, port } = await startEmbedded('text');
+    const { output, dataDir, port } = await startEmbedded(build, 'text');
     const ready = output.split('\n').filter((line) => line.includes('Ready: '));
     expect(ready).toHaveLength(1);
     // One address to open: PUBLIC_URL's default for HOST=127.0.0.1, and no second address.
@@ -61,7 +69,7 @@ describe('start-up output', () => {
   }, 120_000);
 
   it('LOG_FORMAT=json keeps one JSON object per line, the ready line among them', async () => {
-    const { output, dataDir } = await startEmbedded('json');
+    const { output, dataDir } = await startEmbedded(build, 'json');
     // stdout and stderr share the file; Node's own warnings go to stderr as text.
     const lines = output.split('\n').filter((line) => line.startsWith('{'));
     const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);

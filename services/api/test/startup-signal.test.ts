@@ -8,13 +8,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterAll, describe, expect, it } from 'vitest';
-import { buildEmbeddedEnv, findFreePort } from './support/process-stack';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildCompiledService,
+  buildEmbeddedEnv,
+  findFreePort,
+  nodeArgsFor,
+  serviceScript,
+  type ServiceBuild,
+} from './support/process-stack';
 
 const apiDir = path.resolve(import.meta.dirname, '..');
 
-function startServer(dataDir: string, port: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/boot/server.ts'], {
+function startServer(build: ServiceBuild, dataDir: string, port: number) {
+  const child = spawn(process.execPath, nodeArgsFor(serviceScript(build, 'server')), {
     cwd: apiDir,
     env: buildEmbeddedEnv({
       port,
@@ -45,13 +52,17 @@ function startServer(dataDir: string, port: number) {
   };
 }
 
-describe('a stop during the start', () => {
+// Both forms: the compiled build is what `npm start` and the image run.
+describe.each(['source', 'compiled'] as ServiceBuild[])('a stop during the start (%s)', (build) => {
+  beforeAll(() => {
+    if (build === 'compiled') buildCompiledService();
+  }, 300_000);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'admissions-start-stop-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('lets the start finish, closes everything and exits 0', async () => {
     const port = await findFreePort();
-    const first = startServer(dataDir, port);
+    const first = startServer(build, dataDir, port);
     // PostgreSQL's initdb has begun writing the cluster: the service is still loading.
     const versionFile = path.join(dataDir, 'db', 'PG_VERSION');
     while (!existsSync(versionFile)) await delay(10);
@@ -61,7 +72,7 @@ describe('a stop during the start', () => {
     // The CLI's socket went with it.
     expect(existsSync(path.join(dataDir, '.s.PGSQL.5432'))).toBe(false);
 
-    const second = startServer(dataDir, port);
+    const second = startServer(build, dataDir, port);
     try {
       await second.waitFor('Ready');
       const health = await fetch(`http://127.0.0.1:${port}/health`);
@@ -70,5 +81,5 @@ describe('a stop during the start', () => {
       second.child.kill('SIGTERM');
       expect(await second.exited).toBe(0);
     }
-  });
+  }, 240_000);
 });

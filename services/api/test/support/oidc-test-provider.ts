@@ -10,6 +10,8 @@ export interface TestPerson {
   sub: string;
   email: string;
   groups?: string[];
+  /** The `email_verified` claim: true unless given; null leaves it out. */
+  email_verified?: unknown;
 }
 
 export interface TestOidcProvider {
@@ -73,7 +75,9 @@ export async function startTestOidcProvider(redirectUri: string): Promise<TestOi
             claims: () => ({
               sub: id,
               email: person.email,
-              email_verified: true,
+              ...(person.email_verified === null
+                ? {}
+                : { email_verified: person.email_verified ?? true }),
               groups: person.groups ?? [],
             }),
           }

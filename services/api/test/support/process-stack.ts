@@ -129,6 +129,22 @@ export function buildCompiledService(): void {
   if (result.status !== 0) throw new Error('building the service failed');
 }
 
+/** Which form of the service a test runs: its TypeScript sources under tsx, or dist/ as shipped. */
+export type ServiceBuild = 'source' | 'compiled';
+
+/**
+ * The script of `entry` in `build`, relative to services/api. A test that runs 'compiled' calls
+ * buildCompiledService first (in beforeAll: it rebuilds only when the sources changed).
+ */
+export function serviceScript(build: ServiceBuild, entry: 'server' | 'cli'): string {
+  return build === 'compiled' ? `dist/${entry}.js` : `src/boot/${entry}.ts`;
+}
+
+/** Node's arguments for a script of services/api: a compiled one as `npm start` runs it. */
+export function nodeArgsFor(script: string): string[] {
+  return [...(script.endsWith('.js') ? ['--enable-source-maps'] : ['--import', 'tsx']), script];
+}
+
 export function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -195,8 +211,9 @@ export function launchProcess(
   let child: ChildProcess;
   try {
     // A compiled script (dist/*.js, a bundled bench server) runs as `npm start` runs it.
-    const loader = script[0]?.endsWith('.js') ? ['--enable-source-maps'] : ['--import', 'tsx'];
-    child = spawn(process.execPath, [...loader, '--import', EXIT_WITH_PARENT, ...script], {
+    const [entry = '', ...rest] = script;
+    const loader = nodeArgsFor(entry).slice(0, -1);
+    child = spawn(process.execPath, [...loader, '--import', EXIT_WITH_PARENT, entry, ...rest], {
       cwd: API_DIR,
       env,
       stdio: ['pipe', fd, fd],
@@ -305,7 +322,7 @@ export async function startProcessStack(options: ProcessStackOptions): Promise<P
   const startWorker = async () => {
     const worker = launchProcess(
       `worker-${workers.length + 1}`,
-      [options.compiled ? 'dist/cli.js' : 'src/boot/cli.ts', 'worker'],
+      [serviceScript(options.compiled ? 'compiled' : 'source', 'cli'), 'worker'],
       env,
       logDir,
     );
@@ -322,7 +339,7 @@ export async function startProcessStack(options: ProcessStackOptions): Promise<P
       apis.push(
         launchProcess(
           `api-${i + 1}`,
-          [options.compiled ? 'dist/server.js' : 'src/boot/server.ts'],
+          [serviceScript(options.compiled ? 'compiled' : 'source', 'server')],
           { ...env, PORT: String(port) },
           logDir,
         ),

@@ -21,7 +21,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<ApplicationRouteOption
   const saved = { message: MESSAGES.saved };
 
   registerEndpoint(app, ENDPOINTS.readProfile, {
-    preHandler: requireSession,
+    preValidation: requireSession,
     handler: async (request, reply) => {
       const body = await service.readProfileJson(currentUser(request).userId);
       return sendJsonText(reply, body);
@@ -29,7 +29,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<ApplicationRouteOption
   });
 
   registerEndpoint(app, ENDPOINTS.saveAnswers, {
-    preHandler: requireSession,
+    preValidation: requireSession,
     handler: async (request) => {
       await service.saveAnswers(currentUser(request).userId, request.body);
       return { message: MESSAGES.answersSaved };
@@ -37,7 +37,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<ApplicationRouteOption
   });
 
   registerEndpoint(app, ENDPOINTS.saveLastPage, {
-    preHandler: requireSession,
+    preValidation: requireSession,
     handler: async (request) => {
       await service.saveLastPage(currentUser(request).userId, request.body.last_page);
       return saved;
@@ -45,7 +45,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<ApplicationRouteOption
   });
 
   registerEndpoint(app, ENDPOINTS.advanceWebStatus, {
-    preHandler: requireSession,
+    preValidation: requireSession,
     handler: async (request) => {
       await service.advanceWebStatus(currentUser(request).userId, request.body.web_status);
       return saved;
@@ -53,7 +53,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<ApplicationRouteOption
   });
 
   registerEndpoint(app, ENDPOINTS.saveValidations, {
-    preHandler: requireSession,
+    preValidation: requireSession,
     handler: async (request) => {
       await service.saveValidations(currentUser(request).userId, request.body);
       return saved;
@@ -61,7 +61,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<ApplicationRouteOption
   });
 
   registerEndpoint(app, ENDPOINTS.submit, {
-    preHandler: requireSession,
+    preValidation: requireSession,
     handler: async (request) => {
       const user = currentUser(request);
       await service.submit(user.userId, user.email);
@@ -70,12 +70,12 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<ApplicationRouteOption
   });
 
   registerEndpoint(app, ENDPOINTS.readAddAnother, {
-    preHandler: requireSession,
+    preValidation: requireSession,
     handler: async (request) => service.readAddAnother(currentUser(request).userId),
   });
 
   registerEndpoint(app, ENDPOINTS.saveAddAnother, {
-    preHandler: requireSession,
+    preValidation: requireSession,
     handler: async (request) => {
       const { button_id, num_components } = request.body;
       await service.saveAddAnother(currentUser(request).userId, button_id, num_components);
@@ -84,12 +84,12 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<ApplicationRouteOption
   });
 
   registerEndpoint(app, ENDPOINTS.readTabs, {
-    preHandler: requireSession,
+    preValidation: requireSession,
     handler: async (request) => service.readTabs(currentUser(request).userId),
   });
 
   registerEndpoint(app, ENDPOINTS.chooseTab, {
-    preHandler: requireSession,
+    preValidation: requireSession,
     handler: async (request) => {
       const { tab_id, chosen_tab } = request.body;
       await service.chooseTab(currentUser(request).userId, tab_id, chosen_tab);

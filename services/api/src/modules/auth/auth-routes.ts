@@ -74,7 +74,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
   });
 
   registerEndpoint(app, ENDPOINTS.logout, {
-    preHandler: requireSession,
+    preValidation: requireSession,
     handler: async (request, reply) => {
       if (request.sessionUser)
         await revokeSession(db, request.sessionUser.sessionIdHash, clock.now());

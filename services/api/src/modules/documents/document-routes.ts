@@ -14,13 +14,13 @@ export const documentRoutes: FastifyPluginAsyncTypebox<DocumentRouteOptions> = a
   { service, requireSession },
 ) => {
   registerEndpoint(app, ENDPOINTS.createUploadUrl, {
-    preHandler: requireSession,
+    preValidation: requireSession,
     handler: async (request) =>
       service.createUploadUrl(currentUser(request).userId, request.body.answer_key),
   });
 
   registerEndpoint(app, ENDPOINTS.startConversion, {
-    preHandler: requireSession,
+    preValidation: requireSession,
     handler: async (request) =>
       service.startConversion(
         currentUser(request).userId,
@@ -31,12 +31,12 @@ export const documentRoutes: FastifyPluginAsyncTypebox<DocumentRouteOptions> = a
   });
 
   registerEndpoint(app, ENDPOINTS.readConversion, {
-    preHandler: requireSession,
+    preValidation: requireSession,
     handler: async (request) => service.readStatus(currentUser(request).userId, request.params.key),
   });
 
   registerEndpoint(app, ENDPOINTS.forgetConversion, {
-    preHandler: requireSession,
+    preValidation: requireSession,
     handler: async (request) => {
       await service.deleteConversion(currentUser(request).userId, request.params.key);
       return { message: DOCUMENT_MESSAGES.deleted };
@@ -44,12 +44,12 @@ export const documentRoutes: FastifyPluginAsyncTypebox<DocumentRouteOptions> = a
   });
 
   registerEndpoint(app, ENDPOINTS.readDocumentAnswers, {
-    preHandler: requireSession,
+    preValidation: requireSession,
     handler: async (request) => service.readDocumentAnswers(currentUser(request).userId),
   });
 
   registerEndpoint(app, ENDPOINTS.readDocumentThumbnail, {
-    preHandler: requireSession,
+    preValidation: requireSession,
     exposeHeadRoute: false,
     handler: async (request, reply) => {
       const png = await service.readThumbnail(currentUser(request).userId, request.params.key);
@@ -59,7 +59,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<DocumentRouteOptions> = a
   });
 
   registerEndpoint(app, ENDPOINTS.deleteDocument, {
-    preHandler: requireSession,
+    preValidation: requireSession,
     handler: async (request) => {
       await service.deleteDocument(currentUser(request).userId, request.params.key);
       return { message: DOCUMENT_MESSAGES.deleted };

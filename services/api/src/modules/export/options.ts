@@ -2,6 +2,7 @@
 // database or file is touched.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { isCalendarDay } from '../../platform/lib/calendar-day';
 
 export type ExportStatusFilter = 'submitted' | 'started' | 'all';
 
@@ -53,13 +54,10 @@ database unreachable, 130 interrupted (a rerun resumes).`;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 function parseDay(flag: string, value: string): Date {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  const date = match ? new Date(`${value}T00:00:00.000Z`) : null;
-  // Round-trips only for real calendar days (2026-02-30 does not).
-  if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) {
+  if (!isCalendarDay(value)) {
     throw new ExportUsageError(`${flag} must be a date written YYYY-MM-DD (got "${value}")`);
   }
-  return date;
+  return new Date(`${value}T00:00:00.000Z`);
 }
 
 /**

@@ -14,12 +14,12 @@ export const pdfRoutes: FastifyPluginAsyncTypebox<PdfRouteOptions> = async (app,
   const { service, requireSession } = options;
 
   registerEndpoint(app, ENDPOINTS.requestApplicationPdf, {
-    preHandler: requireSession,
+    preValidation: requireSession,
     handler: async (request) => service.requestPdf(currentUser(request).userId),
   });
 
   registerEndpoint(app, ENDPOINTS.downloadApplicationPdf, {
-    preHandler: requireSession,
+    preValidation: requireSession,
     exposeHeadRoute: false,
     handler: async (request, reply) => {
       const user = currentUser(request);

@@ -29,6 +29,18 @@ export const serviceApiRoutes: FastifyPluginAsyncTypebox<ServiceApiRouteOptions>
 ) => {
   const { db, clock } = options;
 
+  // The key each request authenticated with, checked at preValidation (before the query and the
+  // body are): a caller without a valid key is told 401 whatever it sent.
+  const keys = new WeakMap<FastifyRequest, { id: string }>();
+  const requireKey = (scopes: ApiKeyScope[]) => async (request: FastifyRequest) => {
+    keys.set(request, await authenticate(request, scopes));
+  };
+  const keyOf = (request: FastifyRequest) => {
+    const key = keys.get(request);
+    if (!key) throw new AppError('API_KEY_INVALID', STAFF_MESSAGES.apiKeyInvalid);
+    return key;
+  };
+
   async function authenticate(request: FastifyRequest, scopes: ApiKeyScope[]) {
     const header = request.headers.authorization ?? '';
     const match = /^Bearer (\S+)$/.exec(header);
@@ -43,8 +55,9 @@ export const serviceApiRoutes: FastifyPluginAsyncTypebox<ServiceApiRouteOptions>
 
   registerEndpoint(app, ENDPOINTS.mintServiceToken, {
     config: publicRouteLimit(options.config),
+    preValidation: requireKey(['read', 'export']),
     handler: async (request) => {
-      const key = await authenticate(request, ['read', 'export']);
+      const key = keyOf(request);
       const user = await findAccountById(db, request.body.application_id);
       if (!user) throw new AppError('NOT_FOUND', STAFF_MESSAGES.notFound);
       const ttl = request.body.ttl_seconds;
@@ -68,8 +81,9 @@ export const serviceApiRoutes: FastifyPluginAsyncTypebox<ServiceApiRouteOptions>
 
   registerEndpoint(app, ENDPOINTS.listServiceApplications, {
     config: publicRouteLimit(options.config),
+    preValidation: requireKey(['read', 'export']),
     handler: async (request) => {
-      const key = await authenticate(request, ['read', 'export']);
+      const key = keyOf(request);
       const answer = await listStaffApplications(db, request.query, options.labels);
       await recordListRead(db, {
         apiKeyId: key.id,

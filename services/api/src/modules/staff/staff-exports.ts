@@ -5,9 +5,9 @@
 // Each download writes one service_audit row per application in the file, naming the exporter;
 // the file is deleted after STAFF_EXPORT_RETENTION_DAYS.
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import {
   STAFF_EXPORT_DEFAULT_STATUS,
@@ -188,7 +188,35 @@ export function createStaffExports(deps: StaffExportDeps) {
         .set({ status: 'expired', filePath: null, message: STAFF_EXPORT_MESSAGES.expired })
         .where(eq(staffExports.id, row.id));
     }
+    await removeIdleFolders(before);
     return old.length;
+  }
+
+  /**
+   * An exporter's folder holds, besides the files, every application PDF rendered for them and the
+   * state that lets the next export render only what changed. Once nothing of theirs is running
+   * or was finished within the retention period, all of it goes: the next export renders afresh.
+   */
+  async function removeIdleFolders(before: Date): Promise<void> {
+    const root = path.join(deps.dataDir, 'staff-exports');
+    const folders = await readdir(root).catch(() => [] as string[]);
+    for (const staffId of folders) {
+      const [recent] = await db
+        .select({ id: staffExports.id })
+        .from(staffExports)
+        .where(
+          and(
+            sql`${staffExports.staffId}::text = ${staffId}`,
+            or(
+              eq(staffExports.status, 'running'),
+              isNull(staffExports.finishedAt),
+              gte(staffExports.finishedAt, before),
+            ),
+          ),
+        )
+        .limit(1);
+      if (!recent) await rm(path.join(root, staffId), { recursive: true, force: true });
+    }
   }
 
   return {

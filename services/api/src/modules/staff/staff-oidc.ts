@@ -5,6 +5,7 @@
 import type * as Oidc from 'openid-client';
 import { eq } from 'drizzle-orm';
 import type { StaffRole } from '@admissions/api-contract';
+import { isValidEmail, normalizeEmail } from '@admissions/form';
 import type { StaffOidcConfig } from '../../platform/config';
 import type { Db } from '../../platform/db/connect';
 import { staffMembers } from './schema';
@@ -25,6 +26,18 @@ interface FlowState {
 export type OidcOutcome =
   | { ok: true; staffId: string; email: string; role: StaffRole }
   | { ok: false; reason: 'failed' | 'refused' };
+
+/**
+ * The address an identity token names, or null when it is not one plain address: exactly one `@`
+ * (`eve@staff.example.edu@evil.example` is refused, not read as staff.example.edu), no spaces, a
+ * dotted domain — the rule applicants' addresses follow. Lowercased, as staff members are keyed.
+ */
+export function parseClaimedAddress(claim: unknown): { email: string; domain: string } | null {
+  if (typeof claim !== 'string') return null;
+  const email = normalizeEmail(claim);
+  if (!isValidEmail(email)) return null;
+  return { email, domain: email.slice(email.indexOf('@') + 1) };
+}
 
 function isLoopback(url: URL): boolean {
   return ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
@@ -67,14 +80,12 @@ export function createStaffOidc(options: {
 
   function decideRole(
     claims: Record<string, unknown>,
+    domain: string,
     existing: { role: string } | undefined,
   ): StaffRole | null {
-    const email = typeof claims.email === 'string' ? claims.email.toLowerCase() : '';
-    if (config.allowedDomains.length > 0) {
-      const domain = email.split('@')[1] ?? '';
-      if (!config.allowedDomains.includes(domain)) return null;
-    }
+    if (config.allowedDomains.length > 0 && !config.allowedDomains.includes(domain)) return null;
     if (config.groupClaim !== null) {
+      // A list of names; anything else (one string, an object) names no group.
       const raw = claims[config.groupClaim];
       const groups = Array.isArray(raw) ? raw.filter((g) => typeof g === 'string') : [];
       if (groups.some((g) => config.exporterGroups.includes(g))) return 'exporter';
@@ -130,21 +141,31 @@ export function createStaffOidc(options: {
           idTokenExpected: true,
         });
         claims = { ...(tokens.claims() ?? {}) };
-        if (typeof claims.email !== 'string' && typeof claims.sub === 'string') {
-          Object.assign(claims, await oidc.fetchUserInfo(cfg, tokens.access_token, claims.sub));
+        // Providers that keep the address out of the ID token give it at the userinfo endpoint
+        // (openid-client checks its `sub` is the token's); what the ID token says stands.
+        if (
+          (typeof claims.email !== 'string' || claims.email_verified !== true) &&
+          typeof claims.sub === 'string'
+        ) {
+          claims = {
+            ...(await oidc.fetchUserInfo(cfg, tokens.access_token, claims.sub)),
+            ...claims,
+          };
         }
       } catch {
         return { ok: false, reason: 'failed' };
       }
-      const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
-      if (email === '' || claims.email_verified === false) return { ok: false, reason: 'refused' };
+      const address = parseClaimedAddress(claims.email);
+      // Verified means the boolean true: absent, "true" or "false" (a string) is not a verification.
+      if (!address || claims.email_verified !== true) return { ok: false, reason: 'refused' };
+      const { email } = address;
       const [existing] = await db
         .select()
         .from(staffMembers)
         .where(eq(staffMembers.email, email))
         .limit(1);
       if (existing?.disabledAt) return { ok: false, reason: 'refused' };
-      const role = decideRole(claims, existing);
+      const role = decideRole(claims, address.domain, existing);
       if (!role) return { ok: false, reason: 'refused' };
       if (existing) {
         if (existing.role !== role) {

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { registerEndpoint } from '../../platform/http/register-endpoint';
 import type { StaffApplicationResponse } from '@admissions/api-contract';
 import { ENDPOINTS, MESSAGES, STAFF_MESSAGES, STAFF_ROUTES } from '@admissions/api-contract';
@@ -49,6 +50,11 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
   const requireStaff = createRequireStaff(db, clock, cookies);
   const requirePending = createRequireStaff(db, clock, cookies, 'totp');
   const findStaff = createFindStaff(db, clock, cookies);
+  // With the session, before the body is validated: a reader is told 403, not the body's format.
+  const requireExporter = async (request: FastifyRequest, reply: FastifyReply) => {
+    await requireStaff(request, reply);
+    requireRole(request, 'exporter');
+  };
   app.decorateRequest('staffUser', null);
   // Staff answers name applicants: never cached anywhere.
   app.addHook('onSend', async (_request, reply) => {
@@ -132,7 +138,7 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
 
   registerEndpoint(app, ENDPOINTS.staffTotp, {
     ...limited,
-    preHandler: requirePending,
+    preValidation: requirePending,
     handler: async (request, reply) => {
       const pending = currentStaff(request);
       // A new session id for the signed-in state: the right code uses the pending one up.
@@ -168,7 +174,7 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
   });
 
   registerEndpoint(app, ENDPOINTS.readStaffMe, {
-    preHandler: requireStaff,
+    preValidation: requireStaff,
     handler: async (request) => {
       const user = currentStaff(request);
       return { email: user.email, role: user.role };
@@ -176,7 +182,7 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
   });
 
   registerEndpoint(app, ENDPOINTS.listStaffApplications, {
-    preHandler: requireStaff,
+    preValidation: requireStaff,
     handler: async (request) => {
       const user = currentStaff(request);
       const answer = await listStaffApplications(db, request.query, options.labels);
@@ -192,7 +198,7 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
   });
 
   registerEndpoint(app, ENDPOINTS.readStaffApplication, {
-    preHandler: requireStaff,
+    preValidation: requireStaff,
     exposeHeadRoute: false,
     handler: async (request) => {
       const user = currentStaff(request);
@@ -225,7 +231,7 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
   });
 
   registerEndpoint(app, ENDPOINTS.downloadStaffApplicationPdf, {
-    preHandler: requireStaff,
+    preValidation: requireStaff,
     exposeHeadRoute: false,
     handler: async (request, reply) => {
       const user = currentStaff(request);
@@ -250,35 +256,35 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
   };
 
   registerEndpoint(app, ENDPOINTS.startStaffExport, {
-    preHandler: requireStaff,
+    preValidation: requireExporter,
     handler: async (request, reply) => {
-      const user = requireRole(request, 'exporter');
+      const user = currentStaff(request);
       const started = await exportsOf().start(user.staffId, request.body);
       return reply.code(202).send(started);
     },
   });
 
   registerEndpoint(app, ENDPOINTS.listStaffExports, {
-    preHandler: requireStaff,
+    preValidation: requireExporter,
     handler: async (request) => {
-      const user = requireRole(request, 'exporter');
+      const user = currentStaff(request);
       return { exports: await exportsOf().list(user.staffId) };
     },
   });
 
   registerEndpoint(app, ENDPOINTS.readStaffExport, {
-    preHandler: requireStaff,
+    preValidation: requireExporter,
     handler: async (request) => {
-      const user = requireRole(request, 'exporter');
+      const user = currentStaff(request);
       return exportsOf().status(user.staffId, request.params.id);
     },
   });
 
   registerEndpoint(app, ENDPOINTS.downloadStaffExport, {
-    preHandler: requireStaff,
+    preValidation: requireExporter,
     exposeHeadRoute: false,
     handler: async (request, reply) => {
-      const user = requireRole(request, 'exporter');
+      const user = currentStaff(request);
       const file = await exportsOf().file(
         { id: user.staffId, email: user.email },
         request.params.id,

@@ -63,6 +63,10 @@ function describeValidationError(error: FastifyError): string {
       return `The field "${field}" is too long (at most ${String(params.limit)} characters).`;
     case 'type':
       return `The field "${field || where}" must be ${String(params.type)}.`;
+    case 'format':
+      return params.format === 'date'
+        ? `The field "${field}" must be a date that exists, written YYYY-MM-DD.`
+        : `The field "${field || where}" is not a valid ${String(params.format)}.`;
     default:
       return `The field "${field || where}" ${first.message ?? 'is not valid'}.`;
   }

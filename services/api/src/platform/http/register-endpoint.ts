@@ -52,9 +52,14 @@ export type EndpointHandler<E> = RouteHandlerMethod<
   FastifyBaseLogger
 >;
 
+/**
+ * A route's access check is its `preValidation` hook (there is no preHandler here): it runs before
+ * the query and the body are checked against their schemas, so a caller who may not use the route
+ * is told so (401, 403) and learns nothing of what the route would have accepted.
+ */
 export type EndpointOptions<E> = Pick<
   RouteShorthandOptions,
-  'preHandler' | 'config' | 'exposeHeadRoute' | 'bodyLimit' | 'onSend'
+  'preValidation' | 'config' | 'exposeHeadRoute' | 'bodyLimit' | 'onSend'
 > & { handler: EndpointHandler<E> };
 
 /** The response schemas: the success answer, then one error body per status of its codes. */

@@ -1,5 +1,6 @@
 import { Ajv, type AnySchema, type ErrorObject } from 'ajv';
 import type { FastifyRouteSchemaDef } from 'fastify/types/schema';
+import { isCalendarDay } from '../lib/calendar-day';
 
 // Unknown keys are refused, never silently dropped (docs/design-decisions.md, 5). JSON bodies are checked as sent:
 // a number where text belongs is an error, not something to coerce. Query strings and params
@@ -12,6 +13,10 @@ const shared = {
 } as const;
 const bodyAjv = new Ajv({ ...shared, coerceTypes: false });
 const urlAjv = new Ajv({ ...shared, coerceTypes: 'array' });
+
+// Without it ajv (strict: false) ignores `format`, and an impossible day reached PostgreSQL (500).
+for (const ajv of [bodyAjv, urlAjv])
+  ajv.addFormat('date', { type: 'string', validate: isCalendarDay });
 
 // A lone UTF-16 surrogate: JSON can carry one ("\ud800"), UTF-8 and PostgreSQL's jsonb cannot.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

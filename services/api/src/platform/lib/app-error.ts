@@ -41,8 +41,33 @@ export class AppError<C extends ErrorCode = ErrorCode> extends Error {
   }
 }
 
+/** The most of an unread body a refusal reads and drops to keep its connection usable. */
+const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A refusal sent before the request's body has all arrived (401 at preParsing, 413, 415): the rest
+ * of the body stayed unread on the connection, so a keep-alive client's next request on it was
+ * never parsed and the socket was reset. The rest is read and dropped (as Node does for a body no
+ * one reads), and the connection stays usable. A body of unknown or huge length is not worth
+ * reading: the answer says `Connection: close` (closing at once, mid-body, would reset the
+ * connection under the client and lose the answer with it).
+ */
+function settleUnreadBody(reply: FastifyReply): void {
+  const raw = reply.request.raw;
+  if (raw.complete) return;
+  const length = Number(raw.headers['content-length']);
+  if (raw.headers['transfer-encoding'] === undefined && length <= DRAIN_LIMIT_BYTES) {
+    // Whatever a hook piped it into reads no more of it.
+    raw.unpipe();
+    raw.resume();
+  } else {
+    reply.header('connection', 'close');
+  }
+}
+
 /** The error body and status of a code, for the answers sent without throwing. */
 export function sendAppError(reply: FastifyReply, error: AppError): FastifyReply {
+  settleUnreadBody(reply);
   return reply
     .headers(error.headers)
     .status(error.statusCode)

@@ -201,8 +201,12 @@ export function createSandboxPool(options: SandboxOptions): SandboxPool {
 
   const spawnChild = (): Child => {
     const [file, ...args] = command as [string, ...string[]];
+    // Its stdout is a pipe of ours, never the server's own: a child given our stdout shares its
+    // open file, and starting it makes that file blocking for us too (libuv does so for a child's
+    // standard streams). The log destination's next write to a full pipe then blocks a thread of
+    // the pool for good, and an exit, which waits for those threads, never ends.
     const proc = spawn(file, args, {
-      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'advanced',
       env: childEnvironment(),
     });
@@ -226,6 +230,8 @@ export function createSandboxPool(options: SandboxOptions): SandboxPool {
         logger.warn({ err: error }, 'could not lower the priority of a sandbox child');
       }
     }
+    // What a task's library prints goes to our stderr, never into the JSON log lines on stdout.
+    proc.stdout?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
     proc.stderr?.on('data', (chunk: Buffer) => {
       process.stderr.write(chunk);
       child.stderrTail = (child.stderrTail + chunk.toString('utf8')).slice(-4096);
