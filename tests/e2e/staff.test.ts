@@ -7,12 +7,7 @@ import {
   startTestOidcProvider,
   type TestOidcProvider,
 } from '../../services/api/test/support/oidc-test-provider';
-import {
-  A11yFindings,
-  expectVisible,
-  openPage,
-  recordFailure,
-} from '../support/applicant';
+import { A11yFindings, expectVisible, openPage, recordFailure } from '../support/applicant';
 import { launchBrowser } from '../support/browser';
 import { extractPdfText, isPdf, normaliseText } from '../support/pdf';
 import { findFreePort, startServer, type RunningServer } from '../support/server';
