@@ -1,9 +1,9 @@
 import { authenticator } from 'otplib';
 import type { ConsoleMessage, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectPage, expectVisible, field, PASSWORD } from '../support/applicant';
+import { expectPage, expectVisible, field } from '../support/applicant';
 import type { RunningServer } from '../support/server';
-import { addStaffMember, seedSubmittedApplicant } from '../support/staff';
+import { addStaffMember, seedSubmittedApplicant, setPasswordAndSignIn } from '../support/staff';
 import { useBrowserSuite, type BrowserSuite } from '../support/suite';
 
 // Issue 26: what a newcomer met on a first visit. A prefill link that no longer works says so on
@@ -108,14 +108,7 @@ describe('a staff member on a first visit', () => {
 
     const staffEmail = `first.${Date.now()}@staff.example.edu`;
     const setupLink = await addStaffMember(server, staffEmail, 'exporter');
-    await page.goto(setupLink);
-    await page.getByLabel(/^New password/).fill(PASSWORD);
-    await page.getByLabel(/^Confirm password/).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Set password' }).click();
-    await page.getByRole('link', { name: 'Go to sign in' }).click();
-    await page.getByLabel(/^Email address/).fill(staffEmail);
-    await page.getByLabel(/^Password/).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await setPasswordAndSignIn(page, setupLink, staffEmail);
     const secret = page.getByTestId('totp-secret');
     await expectVisible(secret);
     const key = ((await secret.textContent()) ?? '').trim();

@@ -7,17 +7,11 @@ import {
   startTestOidcProvider,
   type TestOidcProvider,
 } from '../../services/api/test/support/oidc-test-provider';
-import {
-  A11yFindings,
-  expectVisible,
-  openPage,
-  PASSWORD,
-  recordFailure,
-} from '../support/applicant';
+import { A11yFindings, expectVisible, openPage, recordFailure } from '../support/applicant';
 import { launchBrowser } from '../support/browser';
 import { extractPdfText, isPdf, normaliseText } from '../support/pdf';
 import { findFreePort, startServer, type RunningServer } from '../support/server';
-import { addStaffMember, seedSubmittedApplicant } from '../support/staff';
+import { addStaffMember, seedSubmittedApplicant, setPasswordAndSignIn } from '../support/staff';
 
 // Issue 18 in the browser: a staff member signs in (through a real OpenID Connect provider on
 // loopback, or with a local account and TOTP), finds an applicant by part of the name typed
@@ -209,17 +203,9 @@ describe('the staff area', () => {
     const staffEmail = `local.${Date.now()}@staff.example.edu`;
     const setupLink = await addStaffMember(server, staffEmail, 'exporter');
 
-    await page.goto(setupLink);
-    await expectVisible(page.getByRole('heading', { level: 1, name: /set your password/ }));
-    await a11y.check('/staff/setup', STAFF_AXE);
-    await page.getByLabel(/^New password/).fill(PASSWORD);
-    await page.getByLabel(/^Confirm password/).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Set password' }).click();
-    await page.getByRole('link', { name: 'Go to sign in' }).click();
-
-    await page.getByLabel(/^Email address/).fill(staffEmail);
-    await page.getByLabel(/^Password/).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await setPasswordAndSignIn(page, setupLink, staffEmail, () =>
+      a11y.check('/staff/setup', STAFF_AXE),
+    );
     // First sign-in: the key to enrol, as a QR code and as text.
     await expectVisible(page.getByRole('heading', { name: 'Set up your second factor' }));
     await expectVisible(page.getByRole('img', { name: 'QR code of your authenticator key' }));

@@ -1,13 +1,14 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { COMPLETE_ANSWERS } from '../../packages/form/test/fixtures/complete-answers';
 import {
   createAccount,
   logInThroughApi,
   openPage,
+  PASSWORD,
   saveThroughApi,
   submitThroughApi,
   uniqueEmail,
@@ -109,4 +110,27 @@ export async function seedSubmittedApplicant(
   } finally {
     await applicant.context.close();
   }
+}
+
+/**
+ * A new local staff member's first steps in the browser: the set-up link's page sets PASSWORD
+ * (`onSetupPage` runs once it shows), then e-mail and password on the sign-in page, up to the
+ * TOTP step.
+ */
+export async function setPasswordAndSignIn(
+  page: Page,
+  setupLink: string,
+  email: string,
+  onSetupPage: () => Promise<void> = async () => undefined,
+): Promise<void> {
+  await page.goto(setupLink);
+  await page.getByRole('heading', { level: 1, name: /set your password/ }).waitFor();
+  await onSetupPage();
+  await page.getByLabel(/^New password/).fill(PASSWORD);
+  await page.getByLabel(/^Confirm password/).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Set password' }).click();
+  await page.getByRole('link', { name: 'Go to sign in' }).click();
+  await page.getByLabel(/^Email address/).fill(email);
+  await page.getByLabel(/^Password/).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Continue' }).click();
 }
