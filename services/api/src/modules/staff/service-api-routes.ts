@@ -31,7 +31,7 @@ export const serviceApiRoutes: FastifyPluginAsyncTypebox<ServiceApiRouteOptions>
 
   // The key each request authenticated with, checked at preValidation (before the query and the
   // body are): a caller without a valid key is told 401 whatever it sent.
-  const keys = new WeakMap<FastifyRequest, { id: string }>();
+  const keys = new WeakMap<FastifyRequest, { id: string; scope: ApiKeyScope }>();
   const requireKey = (scopes: ApiKeyScope[]) => async (request: FastifyRequest) => {
     keys.set(request, await authenticate(request, scopes));
   };
