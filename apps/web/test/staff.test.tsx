@@ -40,7 +40,7 @@ const listCalls = (calls: RecordedCall[]) =>
 describe('the staff area', () => {
   it('sends a visitor without a staff session to the sign-in page, with the provider when configured', async () => {
     stubFetch({
-      'GET /staff/api/me': { status: 401, body: { message: STAFF_MESSAGES.sessionInvalid } },
+      'GET /staff/auth/session': { body: { signed_in: false } },
       'GET /staff/auth/methods': { body: { oidc: true } },
     });
     const { router } = renderApp({ path: '/staff?sign_in_error=refused' });
@@ -57,7 +57,7 @@ describe('the staff area', () => {
 
   it('offers no provider button when none is configured', async () => {
     stubFetch({
-      'GET /staff/api/me': { status: 401, body: { message: STAFF_MESSAGES.sessionInvalid } },
+      'GET /staff/auth/session': { body: { signed_in: false } },
       'GET /staff/auth/methods': { body: { oidc: false } },
     });
     renderApp({ path: '/staff/sign-in' });
@@ -67,7 +67,7 @@ describe('the staff area', () => {
 
   it('lists with the counts, asks the server for a search, and keeps it in the address', async () => {
     const { calls } = stubFetch({
-      'GET /staff/api/me': { body: EXPORTER },
+      'GET /staff/auth/session': { body: { signed_in: true, ...EXPORTER } },
       'GET /staff/api/applications': { body: LIST },
     });
     const { router, user } = renderApp({ path: '/staff' });
@@ -90,7 +90,7 @@ describe('the staff area', () => {
 
   it('sends a staff member whose session ended to the staff sign-in with the message, not to /login', async () => {
     stubFetch({
-      'GET /staff/api/me': { body: READER },
+      'GET /staff/auth/session': { body: { signed_in: true, ...READER } },
       'GET /staff/api/applications': {
         status: 401,
         body: { message: STAFF_MESSAGES.sessionInvalid },
@@ -104,7 +104,7 @@ describe('the staff area', () => {
 
   it('does not offer exports to a reader, and says so on the page', async () => {
     stubFetch({
-      'GET /staff/api/me': { body: READER },
+      'GET /staff/auth/session': { body: { signed_in: true, ...READER } },
       'GET /staff/api/applications': { body: LIST },
     });
     renderApp({ path: '/staff/exports' });
