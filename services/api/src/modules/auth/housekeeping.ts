@@ -37,9 +37,15 @@ export async function deleteStaleLoginThrottles(db: Db, now: Date): Promise<numb
   return deleted.length;
 }
 
+/**
+ * A retention rule another module owns (files in DATA_DIR, stored objects), run on the same
+ * tick: given the tick's time, it removes what is past its retention and returns how many.
+ */
+export type HousekeepingSweep = (now: Date) => Promise<number>;
+
 export async function startHousekeepingWorker(
   queue: JobQueue,
-  deps: { db: Db; clock: Clock; logger: Logger },
+  deps: { db: Db; clock: Clock; logger: Logger; sweeps?: Record<string, HousekeepingSweep> },
 ): Promise<void> {
   await queue.schedule(HOUSEKEEPING_QUEUE.name, HOUSEKEEPING_CRON);
   await workJobs(queue, HOUSEKEEPING_QUEUE.name, { pollingIntervalSeconds: 5 }, async () => {
@@ -51,5 +57,14 @@ export async function startHousekeepingWorker(
       { sessions, loginThrottles, addressThrottles },
       'housekeeping: dead rows deleted',
     );
+    // One failing rule (a store that does not answer) must not keep the others from running.
+    for (const [name, sweep] of Object.entries(deps.sweeps ?? {})) {
+      try {
+        const removed = await sweep(now);
+        if (removed > 0) deps.logger.info({ sweep: name, removed }, 'housekeeping: removed');
+      } catch (error) {
+        deps.logger.error({ err: error, sweep: name }, 'housekeeping sweep failed');
+      }
+    }
   });
 }
