@@ -2,6 +2,7 @@
 // before the row was updated, or left by an account that was deleted (its row goes with it).
 import type { Logger } from 'pino';
 import type { StorageDriver } from '../../platform/storage/storage-driver';
+import { removeUnreferencedObjects } from '../../platform/storage/unreferenced-objects';
 import { PDF_QUEUE } from './pdf-jobs';
 import type { PdfStore } from './pdf-store';
 
@@ -18,26 +19,17 @@ export async function deleteOrphanApplicationPdfs(
   deps: { store: PdfStore; storage: StorageDriver; logger: Logger },
   now: Date,
 ): Promise<number> {
-  const cutoff = now.getTime() - ORPHAN_PDF_GRACE_MS;
-  let removed = 0;
-  let page: string[] = [];
-  const flush = async () => {
-    const referenced = await deps.store.listReferencedKeys(page);
-    for (const key of page.filter((k) => !referenced.has(k))) {
-      try {
-        await deps.storage.delete(key);
-        removed++;
-      } catch (error) {
-        deps.logger.warn({ err: error }, 'could not remove an orphaned application PDF');
+  return removeUnreferencedObjects(deps.storage, ['applications/'], {
+    before: new Date(now.getTime() - ORPHAN_PDF_GRACE_MS),
+    listReferenced: (keys) => deps.store.listReferencedKeys(keys),
+    remove: async (keys) => {
+      for (const key of keys) {
+        await deps.storage
+          .delete(key)
+          .catch((error: unknown) =>
+            deps.logger.warn({ err: error }, 'could not remove an orphaned application PDF'),
+          );
       }
-    }
-    page = [];
-  };
-  for await (const object of deps.storage.list('applications/')) {
-    if (object.modifiedAt.getTime() > cutoff) continue;
-    page.push(object.key);
-    if (page.length >= 500) await flush();
-  }
-  if (page.length > 0) await flush();
-  return removed;
+    },
+  });
 }
