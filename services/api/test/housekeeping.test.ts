@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApplicationPdfResponse } from '@admissions/api-contract';
+import { MESSAGES, type ApplicationPdfResponse } from '@admissions/api-contract';
 import { HOUSEKEEPING_QUEUE } from '../src/modules/auth';
 import { HOUSEKEEPING_CRON } from '../src/modules/auth/housekeeping';
 import { ORPHAN_PDF_GRACE_MS } from '../src/modules/print';
@@ -10,6 +10,7 @@ import {
   availableDrivers,
   createTestRuntime,
   registerApplicant,
+  resetIdFrom,
   type TestRuntime,
 } from './support/test-runtime';
 
@@ -35,7 +36,7 @@ describe.each(availableDrivers())('housekeeping on %s', (driver) => {
   });
 
   async function countRows(
-    table: 'sessions' | 'login_throttle' | 'address_throttle',
+    table: 'sessions' | 'login_throttle' | 'address_throttle' | 'password_resets',
   ): Promise<number> {
     const { rows } = await t.runtime.database.executeSql(`SELECT count(*)::int AS n FROM ${table}`);
     return Number(rows[0]?.n);
@@ -103,6 +104,40 @@ describe.each(availableDrivers())('housekeeping on %s', (driver) => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(await countRows('address_throttle')).toBe(1);
+  });
+
+  it('deletes reset links that expired or were used, and keeps a live one', async () => {
+    const forgot = async (username: string) => {
+      const asked = await t.request({
+        method: 'POST',
+        url: '/public/forgot-password',
+        body: { username },
+      });
+      expect(asked.statusCode).toBe(200);
+      return t.waitForMail(username, /Reset your/);
+    };
+    const expired = `reset.old.${driver}@example.org`;
+    const live = `reset.live.${driver}@example.org`;
+    await registerApplicant(t, expired);
+    await registerApplicant(t, live);
+    const before = await countRows('password_resets');
+    await forgot(expired);
+    // Past the link's hour.
+    t.clock.advance(61 * MINUTE);
+    const liveMail = await forgot(live);
+    expect(await countRows('password_resets')).toBe(before + 2);
+
+    await t.runtime.queue.send(HOUSEKEEPING_QUEUE.name, {});
+    await waitUntil(async () => (await countRows('password_resets')) === 1);
+
+    expect(await countRows('password_resets')).toBe(1);
+    const password = 'Juniper-Harbour-Quartz-71';
+    const reset = await t.request({
+      method: 'POST',
+      url: '/public/reset-password',
+      body: { username: live, password, confirm_password: password, id: resetIdFrom(liveMail).id },
+    });
+    expect(reset.json()).toEqual({ message: MESSAGES.resetDone });
   });
 
   it('removes outbox e-mails once the codes and links in them are dead, and keeps recent ones', async () => {
