@@ -1,14 +1,28 @@
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES, type ApplicationPdfResponse } from '@admissions/api-contract';
 import { HOUSEKEEPING_QUEUE } from '../src/modules/auth';
 import { HOUSEKEEPING_CRON } from '../src/modules/auth/housekeeping';
+import { ORPHAN_PDF_GRACE_MS } from '../src/modules/print';
+import { createApplicationPdfKey } from '../src/platform/storage/storage-driver';
 import {
   availableDrivers,
   createTestRuntime,
   registerApplicant,
+  resetIdFrom,
   type TestRuntime,
 } from './support/test-runtime';
 
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** Polls (the tick runs in the worker) until `done`, for at most 20 s. */
+async function waitUntil(done: () => Promise<boolean> | boolean): Promise<void> {
+  for (let i = 0; i < 200 && !(await done()); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 describe.each(availableDrivers())('housekeeping on %s', (driver) => {
   let t: TestRuntime;
@@ -22,7 +36,7 @@ describe.each(availableDrivers())('housekeeping on %s', (driver) => {
   });
 
   async function countRows(
-    table: 'sessions' | 'login_throttle' | 'address_throttle',
+    table: 'sessions' | 'login_throttle' | 'address_throttle' | 'password_resets',
   ): Promise<number> {
     const { rows } = await t.runtime.database.executeSql(`SELECT count(*)::int AS n FROM ${table}`);
     return Number(rows[0]?.n);
@@ -90,5 +104,113 @@ describe.each(availableDrivers())('housekeeping on %s', (driver) => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(await countRows('address_throttle')).toBe(1);
+  });
+
+  it('deletes reset links that expired or were used, and keeps a live one', async () => {
+    const forgot = async (username: string) => {
+      const asked = await t.request({
+        method: 'POST',
+        url: '/public/forgot-password',
+        body: { username },
+      });
+      expect(asked.statusCode).toBe(200);
+      return t.waitForMail(username, /Reset your/);
+    };
+    const expired = `reset.old.${driver}@example.org`;
+    const live = `reset.live.${driver}@example.org`;
+    await registerApplicant(t, expired);
+    await registerApplicant(t, live);
+    const before = await countRows('password_resets');
+    await forgot(expired);
+    // Past the link's hour.
+    t.clock.advance(61 * MINUTE);
+    const liveMail = await forgot(live);
+    expect(await countRows('password_resets')).toBe(before + 2);
+
+    await t.runtime.queue.send(HOUSEKEEPING_QUEUE.name, {});
+    await waitUntil(async () => (await countRows('password_resets')) === 1);
+
+    expect(await countRows('password_resets')).toBe(1);
+    const password = 'Juniper-Harbour-Quartz-71';
+    const reset = await t.request({
+      method: 'POST',
+      url: '/public/reset-password',
+      body: { username: live, password, confirm_password: password, id: resetIdFrom(liveMail).id },
+    });
+    expect(reset.json()).toEqual({ message: MESSAGES.resetDone });
+  });
+
+  it('removes outbox e-mails once the codes and links in them are dead, and keeps recent ones', async () => {
+    // The embedded default writes every e-mail (confirmation codes, reset links) to DATA_DIR/outbox.
+    const outbox = path.join(t.dataDir, 'outbox');
+    const mailTo = (to: string) =>
+      readdirSync(outbox).find(
+        (f) =>
+          f.endsWith('.json') &&
+          (JSON.parse(readFileSync(path.join(outbox, f), 'utf8')) as { to: string }).to === to,
+      ) ?? '';
+    await registerApplicant(t, `outbox.old.${driver}@example.org`);
+    await registerApplicant(t, `outbox.fresh.${driver}@example.org`);
+    const old = mailTo(`outbox.old.${driver}@example.org`);
+    const fresh = mailTo(`outbox.fresh.${driver}@example.org`);
+    expect(old).not.toBe('');
+    expect(fresh).not.toBe('');
+    const now = t.clock.now().getTime();
+    const age = (file: string, ms: number) => {
+      const at = new Date(now - ms);
+      utimesSync(path.join(outbox, file), at, at);
+    };
+    age(old, 25 * HOUR);
+    age(fresh, 23 * HOUR);
+    // The temporary of a write that was cut short carries the same message.
+    const partial = `.${old}.tmp`;
+    writeFileSync(path.join(outbox, partial), '{"to":');
+    age(partial, 25 * HOUR);
+
+    await t.runtime.queue.send(HOUSEKEEPING_QUEUE.name, {});
+    await waitUntil(() => !existsSync(path.join(outbox, old)));
+
+    expect(existsSync(path.join(outbox, old))).toBe(false);
+    expect(existsSync(path.join(outbox, partial))).toBe(false);
+    expect(existsSync(path.join(outbox, fresh))).toBe(true);
+  });
+
+  it('removes generated application PDFs no row records, and keeps the cached one', async () => {
+    const jar = await registerApplicant(t, `pdf.${driver}@example.org`);
+    let body: ApplicationPdfResponse | undefined;
+    for (let i = 0; i < 300; i++) {
+      const response = await t.request({ method: 'GET', url: '/api/pdf', cookies: jar });
+      expect(response.statusCode).toBe(200);
+      body = response.json() as ApplicationPdfResponse;
+      if (body.status !== 'UNPROCESSED' && body.status !== 'IN_PROGRESS') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(body?.status).toBe('COMPLETED');
+    const { rows } = await t.runtime.database.executeSql(
+      `SELECT user_id::text AS "userId", storage_key AS key FROM application_pdfs`,
+    );
+    const cached = rows.map((r) => String(r.key));
+    expect(cached).toHaveLength(1);
+    // What a render whose worker died between storing the PDF and recording it leaves behind.
+    const orphan = createApplicationPdfKey(String(rows[0]?.userId), 'applicant');
+    await t.runtime.storage.write(
+      orphan,
+      new Uint8Array([0x25, 0x50, 0x44, 0x46]),
+      'application/pdf',
+    );
+    const stored = async () => {
+      const keys: string[] = [];
+      for await (const object of t.runtime.storage.list('applications/')) keys.push(object.key);
+      return keys.sort();
+    };
+    expect(await stored()).toEqual([...cached, orphan].sort());
+
+    // Both are older than the grace period a render in progress is given.
+    t.clock.set(new Date(Date.now() + ORPHAN_PDF_GRACE_MS + MINUTE));
+    await t.runtime.queue.send(HOUSEKEEPING_QUEUE.name, {});
+    await waitUntil(async () => !(await stored()).includes(orphan));
+
+    expect(await stored()).toEqual(cached);
+    expect(await t.runtime.storage.read(cached[0] ?? '', 10_000_000)).not.toBeNull();
   });
 });

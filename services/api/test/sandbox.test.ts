@@ -1,7 +1,10 @@
 // The sandbox pool (src/sandbox): each limit kills the child and names itself in a typed error,
 // a dead child is replaced at once, errors keep their type across the process boundary, and the
 // children die with their parent. Real child processes, real /proc accounting.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createInterface } from 'node:readline';
 import pino from 'pino';
@@ -105,6 +108,30 @@ describe('sandbox pool', { timeout: 180_000 }, () => {
     const error = await rejectionOf(pool.run('sleep', 60_000));
     expect(error).toBeInstanceOf(SandboxLimitError);
     expect((error as SandboxLimitError).limit).toBe('time');
+  });
+
+  it("removes the temporary files of a child killed mid-task, and a dead pool's", async () => {
+    const pool = startPool({ timeoutMs: 500 });
+    const file = await pool.run<string>('writeTemp', new Uint8Array([1, 2, 3]));
+    expect(existsSync(file)).toBe(true);
+    // Killed at its limit, the child never runs the task's own clean-up.
+    await expect(pool.run('sleep', 5_000)).rejects.toBeInstanceOf(SandboxLimitError);
+    await waitFor(() => !existsSync(file));
+
+    // A server killed with -9 takes its children along and leaves their directories.
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    const abandoned = path.join(os.tmpdir(), `sandbox-${dead}-test`);
+    mkdirSync(abandoned, { recursive: true });
+    writeFileSync(path.join(abandoned, 'upload.pdf'), 'applicant');
+    const live = path.join(os.tmpdir(), `sandbox-${process.pid}-test`);
+    mkdirSync(live, { recursive: true });
+    try {
+      await startPool().run('pid', null);
+      await waitFor(() => !existsSync(abandoned));
+      expect(existsSync(live)).toBe(true);
+    } finally {
+      rmSync(live, { recursive: true, force: true });
+    }
   });
 
   it('replaces a crashed child at once, before the next task is sent', async () => {

@@ -24,8 +24,18 @@ import { createMetrics, type Metrics } from '../platform/http/metrics';
 import type { Clock } from '../platform/lib/clock';
 import type { Secrets } from '../platform/lib/crypto';
 import { MAIL_QUEUE, startMailWorker } from '../modules/mail';
-import type { Mailer } from '../platform/mail/mailer';
-import { PDF_QUEUE, createPdfStore, startPdfWorker, type PdfRenderer } from '../modules/print';
+import {
+  OUTBOX_RETENTION_MS,
+  deleteOutboxMessagesBefore,
+  type Mailer,
+} from '../platform/mail/mailer';
+import {
+  PDF_QUEUE,
+  createPdfStore,
+  deleteOrphanApplicationPdfs,
+  startPdfWorker,
+  type PdfRenderer,
+} from '../modules/print';
 import type { SandboxPool } from '../platform/sandbox/sandbox-pool';
 import type { StorageDriver } from '../platform/storage/storage-driver';
 import { startJobQueue, type JobQueue, type QueueDefinition } from '../platform/queue/job-queue';
@@ -97,7 +107,18 @@ export async function startJobWorkers(deps: {
     limits: { burst: config.mailPerAddressBurst, perHour: config.mailPerAddressPerHour },
   });
   await startMailWorker(queue, secrets.encryptionKey, deps.mailer, logger, resolveAccountMail);
-  await startHousekeepingWorker(queue, { db: database.db, clock, logger });
+  const pdfStore = createPdfStore(database.db);
+  await startHousekeepingWorker(queue, {
+    db: database.db,
+    clock,
+    logger,
+    sweeps: {
+      outbox: (now) =>
+        deleteOutboxMessagesBefore(config.dataDir, new Date(now.getTime() - OUTBOX_RETENTION_MS)),
+      orphanApplicationPdfs: (now) =>
+        deleteOrphanApplicationPdfs({ store: pdfStore, storage, logger }, now),
+    },
+  });
   const conversion = await startConversionRuntime({
     config,
     db: database.db,
@@ -117,7 +138,7 @@ export async function startJobWorkers(deps: {
   };
   const stopPdfWorker = await startPdfWorker(
     queue,
-    { ...renderDeps, render: deps.renderPdf, store: createPdfStore(database.db) },
+    { ...renderDeps, render: deps.renderPdf, store: pdfStore },
     config.pdfConcurrency,
   );
   const stopExportWorker = await startExportWorker(

@@ -1,5 +1,8 @@
 // Tasks for the sandbox pool's own tests: each misbehaves in one way a hostile file could make a
 // converter misbehave (native memory, JavaScript heap, CPU, time, a crash).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DocumentRejectedError } from '../../src/modules/documents/conversion/conversion-errors';
 
@@ -31,6 +34,12 @@ export const SANDBOX_TASKS = {
   sleep: async (ms: number) => {
     await sleep(ms);
     return null;
+  },
+  /** What a converter does with an applicant's file: writes it to a temporary directory. */
+  writeTemp: (bytes: Uint8Array) => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'convert-pdf-')), 'upload.pdf');
+    writeFileSync(file, bytes);
+    return file;
   },
   crash: () => {
     process.kill(process.pid, 'SIGSEGV');

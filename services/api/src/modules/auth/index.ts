@@ -8,7 +8,11 @@ export {
   LOCKOUT_THRESHOLD,
   createAuthService,
 } from './auth-service';
-export { HOUSEKEEPING_QUEUE, startHousekeepingWorker } from './housekeeping';
+export {
+  HOUSEKEEPING_QUEUE,
+  startHousekeepingWorker,
+  type HousekeepingSweep,
+} from './housekeeping';
 export { hashPassword, isCommonPassword, verifyPassword } from './passwords';
 export { createRequireSession, currentUser, type RequireSession } from './require-session';
 export { type CookieSettings } from './session-cookies';

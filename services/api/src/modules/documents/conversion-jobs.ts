@@ -20,8 +20,8 @@ import {
   StoredObjectTooLargeError,
   UPLOAD_POLICY,
   type StorageDriver,
-  type StoragePrefix,
 } from '../../platform/storage/storage-driver';
+import { removeUnreferencedObjects } from '../../platform/storage/unreferenced-objects';
 import type { ConversionRow, DocumentStore } from './document-store';
 import type { DocumentPreviewer } from './document-preview';
 
@@ -267,25 +267,11 @@ export async function sweepOrphanBlobs(
   deps: Pick<ConversionWorkerDeps, 'store' | 'storage' | 'clock' | 'logger' | 'timeoutMs'>,
 ): Promise<number> {
   const { store, storage, clock, logger } = deps;
-  const cutoff = clock.now().getTime() - orphanGraceMs(deps.timeoutMs);
-  let removed = 0;
-  const prefixes: StoragePrefix[] = ['uploads/', 'documents/'];
-  for (const prefix of prefixes) {
-    let page: string[] = [];
-    const flush = async () => {
-      const referenced = await store.listReferencedKeys(page);
-      const orphans = page.filter((key) => !referenced.has(key));
-      await removeAll(storage, orphans, logger);
-      removed += orphans.length;
-      page = [];
-    };
-    for await (const object of storage.list(prefix)) {
-      if (object.modifiedAt.getTime() > cutoff) continue;
-      page.push(object.key);
-      if (page.length >= 500) await flush();
-    }
-    if (page.length > 0) await flush();
-  }
+  const removed = await removeUnreferencedObjects(storage, ['uploads/', 'documents/'], {
+    before: new Date(clock.now().getTime() - orphanGraceMs(deps.timeoutMs)),
+    listReferenced: (keys) => store.listReferencedKeys(keys),
+    remove: (keys) => removeAll(storage, keys, logger),
+  });
   if (removed > 0) logger.info({ removed }, 'removed stored files no answer refers to');
   return removed;
 }

@@ -1,6 +1,7 @@
 // The print module's public entry point: other modules and boot/ import only from here.
 import { locateEntry } from '../../platform/service-root';
 export { sendPdfAttachment } from './pdf-file-name';
+export { ORPHAN_PDF_GRACE_MS, deleteOrphanApplicationPdfs } from './orphan-pdfs';
 export { PDF_QUEUE, enqueuePdfJob, startPdfWorker, type PdfJob } from './pdf-jobs';
 export { createSandboxedRenderers } from './pdf-renderer';
 export { pdfRoutes } from './pdf-routes';

@@ -1,5 +1,5 @@
 // Persistence of generated application PDFs: one row per applicant and audience, for one version.
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/connect';
 import { applicationPdfs, type PdfShownKeys } from './schema';
 
@@ -31,6 +31,16 @@ export function createPdfStore(db: Db) {
   }
 
   return {
+    /** Which of `keys` a row still records as its stored PDF. */
+    async listReferencedKeys(keys: string[]): Promise<Set<string>> {
+      if (keys.length === 0) return new Set();
+      const rows = await db
+        .select({ key: applicationPdfs.storageKey })
+        .from(applicationPdfs)
+        .where(inArray(applicationPdfs.storageKey, keys));
+      return new Set(rows.flatMap((r) => (r.key ? [r.key] : [])));
+    },
+
     async find(userId: string, audience: PdfAudience): Promise<ApplicationPdfRow | undefined> {
       const [row] = await db.select().from(applicationPdfs).where(rowOf(userId, audience)).limit(1);
       return row;

@@ -1,4 +1,4 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Transporter } from 'nodemailer';
@@ -61,4 +61,35 @@ export function createMailer(options: {
     },
     close: () => undefined,
   };
+}
+
+/**
+ * How long a message stays in the outbox: the longest any code or link it carries stays usable
+ * (a confirmation code, 24 hours; a reset link, one hour). After that the file holds nothing the
+ * recipient can still use, only who was written to, about what, and when.
+ */
+export const OUTBOX_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Removes outbox files (messages, and the temporaries of a write that was interrupted) last
+ * written before `before`; returns how many. No outbox (SMTP from the start) is nothing to do.
+ */
+export async function deleteOutboxMessagesBefore(dataDir: string, before: Date): Promise<number> {
+  const outbox = path.join(dataDir, 'outbox');
+  let names: string[];
+  try {
+    names = await readdir(outbox);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const file = path.join(outbox, name);
+    const info = await stat(file).catch(() => null);
+    if (!info?.isFile() || info.mtime >= before) continue;
+    await rm(file, { force: true });
+    removed++;
+  }
+  return removed;
 }

@@ -3,14 +3,17 @@
 // a wall-clock limit. A child past a limit is killed (SIGKILL) and the task rejected with a
 // SandboxLimitError naming the limit; a child that exits for any reason is replaced at once.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { reviveError, type SerializedError } from './serialized-error';
 import { locateEntry, RUNNING_COMPILED } from '../service-root';
+import { isProcessAlive } from '../lib/process-alive';
 
 export type SandboxLimit = 'memory' | 'cpu' | 'time';
 
@@ -107,6 +110,8 @@ interface Child {
   /** Set when we killed it: its exit is then not a crash. */
   killedFor: SandboxLimitError | 'recycle' | 'close' | null;
   stderrTail: string;
+  /** The child's own TMPDIR, removed when it exits. */
+  tmpDir: string;
 }
 
 type ChildMessage =
@@ -142,12 +147,38 @@ function withoutNetwork(): string[] {
  * What a child may see of our environment: no secrets (SECRET_KEY, DATABASE_URL, S3 credentials)
  * where hostile bytes are parsed, only what Node and libvips need to run.
  */
-function childEnvironment(): NodeJS.ProcessEnv {
+function childEnvironment(tmpDir: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const name of ['PATH', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'HOME', 'NODE_ENV']) {
+  for (const name of ['PATH', 'LANG', 'LC_ALL', 'TZ', 'HOME', 'NODE_ENV']) {
     if (process.env[name] !== undefined) env[name] = process.env[name];
   }
+  env.TMPDIR = tmpDir;
   return env;
+}
+
+/**
+ * A task writes the applicant's file to a temporary directory (convert-pdf's qpdf input) and
+ * removes it when it ends, but a child killed at a limit never gets there. So each child gets its
+ * own TMPDIR, named after the parent, removed with the child; the directories of a parent that
+ * died itself (kill -9: its children die with it) are removed by the next pool to start.
+ */
+const TMP_PREFIX = 'sandbox-';
+
+export async function removeAbandonedSandboxDirs(parent = os.tmpdir()): Promise<number> {
+  let removed = 0;
+  let names: string[] = [];
+  try {
+    names = await readdir(parent);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const owner = Number(new RegExp(`^${TMP_PREFIX}(\\d+)-`).exec(name)?.[1]);
+    if (!Number.isInteger(owner) || owner <= 0 || isProcessAlive(owner)) continue;
+    await rm(path.join(parent, name), { recursive: true, force: true });
+    removed++;
+  }
+  return removed;
 }
 
 /** utime + stime of a process in ms, or null when it is gone. */
@@ -201,6 +232,7 @@ export function createSandboxPool(options: SandboxOptions): SandboxPool {
 
   const spawnChild = (): Child => {
     const [file, ...args] = command as [string, ...string[]];
+    const tmpDir = mkdtempSync(path.join(os.tmpdir(), `${TMP_PREFIX}${process.pid}-`));
     // Its stdout is a pipe of ours, never the server's own: a child given our stdout shares its
     // open file, and starting it makes that file blocking for us too (libuv does so for a child's
     // standard streams). The log destination's next write to a full pipe then blocks a thread of
@@ -208,7 +240,7 @@ export function createSandboxPool(options: SandboxOptions): SandboxPool {
     const proc = spawn(file, args, {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'advanced',
-      env: childEnvironment(),
+      env: childEnvironment(tmpDir),
     });
     const child: Child = {
       process: proc,
@@ -220,6 +252,7 @@ export function createSandboxPool(options: SandboxOptions): SandboxPool {
       timer: null,
       killedFor: null,
       stderrTail: '',
+      tmpDir,
     };
     // Below the API in the scheduler: on a busy machine a request waits for a conversion's time
     // slice less often (the kernel still gives the children every idle cycle).
@@ -264,9 +297,16 @@ export function createSandboxPool(options: SandboxOptions): SandboxPool {
     child.job = null;
   };
 
+  const removals = new Set<Promise<void>>();
   const onExit = (child: Child, code: number | null, signal: NodeJS.Signals | null) => {
     const index = children.indexOf(child);
     if (index >= 0) children.splice(index, 1);
+    const removal = rm(child.tmpDir, { recursive: true, force: true })
+      .catch((error: unknown) =>
+        logger.warn({ err: error }, "could not remove a sandbox child's temporary files"),
+      )
+      .finally(() => removals.delete(removal));
+    removals.add(removal);
     const job = child.job;
     finishJob(child);
     if (job) {
@@ -360,6 +400,12 @@ export function createSandboxPool(options: SandboxOptions): SandboxPool {
   const start = () => {
     if (started) return;
     started = true;
+    void removeAbandonedSandboxDirs().then(
+      (removed) => {
+        if (removed > 0) logger.info({ removed }, 'removed temporary files of dead sandbox pools');
+      },
+      (error: unknown) => logger.warn({ err: error }, 'could not look for dead sandbox pools'),
+    );
     for (let i = 0; i < size; i++) spawnChild();
     poller = setInterval(poll, pollMs);
     poller.unref();
@@ -399,6 +445,7 @@ export function createSandboxPool(options: SandboxOptions): SandboxPool {
       );
       for (const child of [...children]) kill(child, 'close');
       await Promise.all(exits);
+      await Promise.all([...removals]);
     },
   };
 }
