@@ -1,7 +1,7 @@
 // GET /api/pdf end to end on both databases: a job renders the application (answers, then the
 // converted documents), cached per version of the application; the short-lived link downloads it
 // for its owner only.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { SERVICE_MESSAGES, type ApplicationPdfResponse } from '@admissions/api-contract';
@@ -262,7 +262,11 @@ describe.each(availableDrivers())('application PDF (%s)', (driver) => {
     expect(await countJobs(t, ann.id)).toBe(2);
     const replaced = await pdfRow(t, ann.id);
     expect(replaced?.storageKey).not.toBe(cached?.storageKey);
-    expect(await t.runtime.storage.read(cached!.storageKey!, 10_000_000)).toBeNull();
+    // The job removes the replaced file right after it records the new one: poll, don't race it.
+    await vi.waitFor(
+      async () => expect(await t.runtime.storage.read(cached!.storageKey!, 10_000_000)).toBeNull(),
+      { timeout: 5_000, interval: 50 },
+    );
     const stale = await t.request({ method: 'GET', url: done.url, cookies: ann.jar });
     expect(stale.statusCode).toBe(404);
     expect(stale.json().message).toBe(SERVICE_MESSAGES.linkStale);
