@@ -5,7 +5,6 @@
 // systems' API keys.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { authenticator } from 'otplib';
 import type { LightMyRequestResponse } from 'fastify';
 import {
   SERVICE_MESSAGES,
@@ -27,8 +26,7 @@ import {
   TEST_PASSWORD,
   type TestRuntime,
 } from './support/test-runtime';
-
-const STAFF_PASSWORD = 'Quartz-Meadow-Harbor-73';
+import { enrolStaffMember, generateStaffCode, STAFF_PASSWORD } from './support/staff-enrolment';
 
 describe.each(availableDrivers())('staff area (%s)', (driver) => {
   let t: TestRuntime;
@@ -45,30 +43,10 @@ describe.each(availableDrivers())('staff area (%s)', (driver) => {
     t.request({ method: 'POST', url, body, cookies });
   const get = (url: string, cookies?: Record<string, string>) =>
     t.request({ method: 'GET', url, cookies });
-  const codeAt = (secret: string) =>
-    authenticator.clone({ epoch: t.clock.now().getTime() }).generate(secret);
+  const codeAt = (secret: string) => generateStaffCode(t, secret);
 
-  /** `staff add` + the set-up link + first sign-in with TOTP enrolment; the session cookies. */
-  async function enrolStaff(email: string, role: 'reader' | 'exporter') {
-    const { setupToken } = await accounts().add({ email, role });
-    const setup = await post('/staff/auth/setup', {
-      token: setupToken,
-      password: STAFF_PASSWORD,
-      confirm_password: STAFF_PASSWORD,
-    });
-    expect(setup.statusCode, setup.body).toBe(200);
-    const login = await post('/staff/auth/login', { email, password: STAFF_PASSWORD });
-    expect(login.statusCode, login.body).toBe(200);
-    const body = login.json<{ next: string; enrol: { otpauth_uri: string; secret: string } }>();
-    expect(body.next).toBe('totp-enrol');
-    const totp = await post(
-      '/staff/auth/totp',
-      { code: codeAt(body.enrol.secret) },
-      cookiesOf(login),
-    );
-    expect(totp.statusCode, totp.body).toBe(200);
-    return { jar: cookiesOf(totp), secret: body.enrol.secret };
-  }
+  const enrolStaff = (email: string, role: 'reader' | 'exporter') =>
+    enrolStaffMember(t, email, role);
 
   /** A live applicant session (the tests move the clock past the idle limit). */
   async function applicantSession(): Promise<Record<string, string>> {

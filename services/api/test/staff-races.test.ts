@@ -3,7 +3,6 @@
 // at once and counts what the server actually verified: a 401 means the password or code was
 // compared, a 429 that it was refused unseen.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticator } from 'otplib';
 import type { LightMyRequestResponse } from 'fastify';
 import {
   STAFF_EXPORT_MESSAGES,
@@ -21,8 +20,8 @@ import {
   registerApplicant,
   type TestRuntime,
 } from './support/test-runtime';
+import { enrolStaffMember, generateStaffCode, STAFF_PASSWORD } from './support/staff-enrolment';
 
-const STAFF_PASSWORD = 'Quartz-Meadow-Harbor-73';
 const BURST = 30;
 
 describe.each(availableDrivers())('staff area under concurrent requests (%s)', (driver) => {
@@ -30,33 +29,15 @@ describe.each(availableDrivers())('staff area under concurrent requests (%s)', (
 
   const post = (url: string, body: unknown, cookies?: Record<string, string>) =>
     t.request({ method: 'POST', url, body, cookies });
-  const codeAt = (secret: string, offsetSteps = 0) =>
-    authenticator.clone({ epoch: t.clock.now().getTime() + offsetSteps * 30_000 }).generate(secret);
+  const codeAt = (secret: string, offsetSteps = 0) => generateStaffCode(t, secret, offsetSteps);
   const login = (email: string, password = STAFF_PASSWORD) =>
     post('/staff/auth/login', { email, password });
 
-  /** `staff add`, the set-up link, the first sign-in with its enrolment; returns the secret. */
+  /** Enrolled, then a step later: the next code of the same step would be a replay. */
   async function enrolStaff(email: string, role: 'reader' | 'exporter' = 'reader') {
-    const accounts = createStaffAccounts({
-      db: t.runtime.database.db,
-      clock: t.clock,
-      encryptionKey: t.runtime.secrets.encryptionKey,
-    });
-    const { setupToken } = await accounts.add({ email, role });
-    const setup = await post('/staff/auth/setup', {
-      token: setupToken,
-      password: STAFF_PASSWORD,
-      confirm_password: STAFF_PASSWORD,
-    });
-    expect(setup.statusCode, setup.body).toBe(200);
-    const first = await login(email);
-    expect(first.statusCode, first.body).toBe(200);
-    const { secret } = first.json<{ enrol: { secret: string } }>().enrol;
-    const totp = await post('/staff/auth/totp', { code: codeAt(secret) }, cookiesOf(first));
-    expect(totp.statusCode, totp.body).toBe(200);
-    // The next code of the same step would be a replay: move on a step.
+    const enrolled = await enrolStaffMember(t, email, role);
     t.clock.advance(30_000);
-    return { secret, jar: cookiesOf(totp) };
+    return enrolled;
   }
 
   /** How many of the answers verified something (401), checking the rest were locked (429). */
