@@ -89,7 +89,7 @@ await withBuildLock(TARGETS.api, async () => {
     jsx: 'automatic',
     // Maps for readable stack traces (`npm start` runs with --enable-source-maps, which reads them
     // at every start): positions only — the sources are in the repository, and carrying them
-    // tripled the maps (8.8 MB for the main chunk) and cost ~40 ms of each start.
+    // tripled the maps and slowed every start.
     sourcemap: true,
     sourcesContent: false,
     // Whitespace and syntax only (5.3 → 3.3 MB for the server, less for V8 to read at every

@@ -16,8 +16,7 @@ import {
  * of 1 ms and 15% of the faster median: an argon2 hash alone spreads by tens of ms on a loaded
  * 2-core machine, and when other work slows every request down the margin grows with it. A real difference shows in every round; noise rarely shows
  * three times in a row, so a route fails only when three rounds in a row exceed the margin.
- * Before the fix the gaps were 6–64 ms (PGlite / PostgreSQL medians: reset 67/39 vs 4/3 ms,
- * forgot 10/18 vs 3/1, resend 12/21 vs 4/5, confirm 39/7 vs 10/1).
+ * The gaps before the fix are in BENCHMARKS.md.
  */
 const ROUNDS = 3;
 const MARGIN_MS = 1;

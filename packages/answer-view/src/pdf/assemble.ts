@@ -1,6 +1,6 @@
 // After react-pdf: append the converted documents, give each its bookmark, and stamp "Page X of Y"
-// on every page (docs/measurements.md: a react-pdf `render` prop for page numbers costs ~40 % of a render,
-// stamping them here costs a few milliseconds and also numbers the appended documents' pages).
+// on every page (a react-pdf `render` prop for page numbers costs far more than stamping them here,
+// BENCHMARKS.md; stamping also numbers the appended documents' pages).
 // An uploaded document's page has no margin we can trust (a short or wide page is full to its
 // edges), so each one grows a blank footer band below what it shows and its number goes there.
 import { degrees, PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';

@@ -1,7 +1,7 @@
 // `dist/server.js`, what `npm start` and the image run: loads the server's bundle (dist/server.cjs,
 // built from boot/server.ts) with the V8 code cache the build made for it (dist/server.cjs.cache),
-// so V8 deserializes the server's JavaScript instead of parsing its 4 MB at every start (~60 ms of
-// a 0.9 s start on the embedded default). Node 20 has no compile cache for modules
+// so V8 deserializes the server's JavaScript instead of parsing it at every start (BENCHMARKS.md
+// has the start-up figures). Node 20 has no compile cache for modules
 // (module.enableCompileCache came in 22), hence a CommonJS bundle run through vm.Script, the one
 // API that takes cached data. Without a usable cache (another Node, other V8 flags, none written)
 // V8 compiles as usual: slower, never wrong.

@@ -168,7 +168,7 @@ export function buildSlowDocx(rows = 2000, cols = 10): Uint8Array {
   return buildDocx({ body: `${table}</w:tbl>${paragraph('end')}`, level: 9 });
 }
 
-/** document.xml inflating to ~48 MB from a small zip (docs/measurements.md). */
+/** document.xml inflating to tens of MB from a small zip (the bomb of BENCHMARKS.md's early measurements). */
 export function buildZipBombDocx(): Uint8Array {
   const filler = paragraph('A'.repeat(1000)).repeat(48_000);
   return buildDocx({ body: filler, level: 9 });

@@ -17,7 +17,7 @@ export type JobQueue = PgBoss;
 
 /**
  * pg-boss on whichever database the app uses. On PGlite it runs through the same single
- * connection as the app (docs/measurements.md: exec for parameterless scripts, query otherwise).
+ * connection as the app (exec for parameterless scripts, query otherwise).
  */
 export interface JobQueueOptions {
   /** The queues this process sends to or works on (every module's, from boot/). */

@@ -24,7 +24,7 @@ import { createDeferredModule, useDeferredModule } from '../../../shared/lib/def
 
 // The sections' code (every input, the lookups, the upload widget, the popovers of the selects)
 // arrives after the page's title and the frame above it have painted: with it, that first paint
-// waited for ten more files (about 43 kB gzip) on a first visit (issue #17, Lighthouse's LCP on /about).
+// waited for ten more files on a first visit (Lighthouse's LCP on /about, BENCHMARKS.md).
 const pageBody = createDeferredModule(() => import('./page-body'));
 
 function findGroup(id: string): RepeatGroup | undefined {

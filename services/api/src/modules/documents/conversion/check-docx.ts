@@ -34,7 +34,7 @@ export const DOCX_LIMITS = {
   maxEntryBytes: 16 * 1024 * 1024,
   /** Uncompressed bytes of the whole package. */
   maxTotalBytes: 32 * 1024 * 1024,
-  /** Compression ratio allowed for entries bigger than ratioFloorBytes (the bomb in docs/measurements.md is ~280). */
+  /** Compression ratio allowed for entries bigger than ratioFloorBytes (the Word bomb in BENCHMARKS.md's early measurements is far above it). */
   maxRatio: 100,
   ratioFloorBytes: 1024 * 1024,
 };

@@ -2,8 +2,8 @@
 // What a PDF viewer shows exactly as stored is passed through: a baseline/progressive 8-bit grey or
 // YCbCr JPEG as DCTDecode (with what libjpeg skips left out: image-jpeg-markers.ts), and an 8-bit,
 // one-pass grey or RGB PNG without transparency or a gamma to apply as its own IDAT data in a
-// FlateDecode stream with the PNG predictor (lossless, ~50× faster than embedPng,
-// docs/measurements.md). Everything else is decoded by libvips (image-pixels.ts): PNGs into 8-bit
+// FlateDecode stream with the PNG predictor (lossless, far faster than embedPng,
+// BENCHMARKS.md). Everything else is decoded by libvips (image-pixels.ts): PNGs into 8-bit
 // pixels on white embedded losslessly the same way, JPEGs re-encoded as YCbCr JPEG.
 // Both converters stay pure (bytes in, PDF bytes out) so a sandboxed worker can run them.
 import {

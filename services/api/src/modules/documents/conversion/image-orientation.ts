@@ -1,5 +1,5 @@
 // EXIF orientation (1–8) read from a JPEG's APP1 segment or a PNG's eXIf chunk. pdf-lib ignores
-// it (docs/measurements.md), so the converter turns the image itself.
+// it (BENCHMARKS.md, measured before the code), so the converter turns the image itself.
 
 /** The Orientation tag of a TIFF/EXIF block (starting at "MM"/"II"), or 1. */
 export function readTiffOrientation(tiff: Uint8Array): number {

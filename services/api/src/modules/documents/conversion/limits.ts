@@ -19,8 +19,7 @@ export const DOCUMENT_LIMITS = {
   maxPdfInflatedBytes: 64 * 1024 * 1024,
   /**
    * Bytes of a PDF once rewritten with every object uncompressed (object streams unpacked), which
-   * pdf-lib then parses whole: it parses about 1 MB of small objects a second and 40 MB took 43 s
-   * and 900 MB, so the objects an object stream holds are bounded far below the inflate budget.
+   * pdf-lib then parses whole, slowly and in memory (figures in BENCHMARKS.md), so the objects an object stream holds are bounded far below the inflate budget.
    */
   maxPdfPlainBytes: 4 * 1024 * 1024,
 } as const;
@@ -46,9 +45,8 @@ export const DOCX_STRUCTURE_LIMITS = {
    */
   maxRunsPerParagraph: 1000,
   /**
-   * Runs in all parts together, a loose bound: spread over paragraphs runs cost little (30,000
-   * short runs in paragraphs of 100 took 1.9 s); 50,000 runs of words took 20 s, but that is the
-   * text's volume (over 100 pages), which only the time-out and the page limit bound.
+   * Runs in all parts together, a loose bound: spread over paragraphs runs cost little; many runs of
+   * words take long, but that is the text's volume (over 100 pages), which only the time-out and the page limit bound.
    */
   maxRuns: 50_000,
   /** Uncompressed bytes of all XML parts together. */

@@ -1,6 +1,6 @@
 // How many bytes a PDF's Flate streams inflate to, measured with a cap before any parser sees the
-// file: pdf-lib and qpdf inflate object streams whole and unbounded (a 900 MB bomb took the API to
-// 1.5 GB). We do not parse here; every `stream` keyword is tried, which also finds streams of a
+// file: pdf-lib and qpdf inflate object streams whole and unbounded (BENCHMARKS.md has what a bomb
+// did to the API). We do not parse here; every `stream` keyword is tried, which also finds streams of a
 // damaged file whose cross-reference table lies.
 import { constants, inflateSync } from 'node:zlib';
 

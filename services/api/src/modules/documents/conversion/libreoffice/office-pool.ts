@@ -12,7 +12,7 @@ import {
 } from './office-process';
 
 export interface OfficePoolOptions {
-  /** Number of LibreOffice processes (docs/measurements.md: one per core, one job at a time each). */
+  /** Number of LibreOffice processes (BENCHMARKS.md, measured before the code: one per core, one job at a time each). */
   size: number;
   /** Hard limit per conversion; past it the process group is killed and replaced. */
   timeoutMs: number;
@@ -149,7 +149,7 @@ export function createOfficePool(options: OfficePoolOptions): OfficePool {
     else slot.busy = false;
   }
 
-  /** Replaces a process: start the new one first (docs/measurements.md), then retire the old one. */
+  /** Replaces a process: start the new one first (BENCHMARKS.md), then retire the old one. */
   async function replace(slot: Slot, reason: string) {
     const old = slot.process;
     slot.process = undefined;
