@@ -1,7 +1,9 @@
 // The repository documents itself: every relative link in its Markdown resolves inside the
-// repository (file and, for Markdown targets, heading), and nothing points outside it.
+// repository (file and, for Markdown targets, heading), and nothing points outside it. Docs are
+// organised by place, so each rule is stated in one document that the others link to: a rule's key
+// sentence found in a second document is a copy that will drift. The two entry documents stay short.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -83,6 +85,8 @@ describe('documentation links', () => {
         '-E',
         '-e',
         'shared/(SPEC|GUIDE)',
+        '-e',
+        '/work/shared',
         '--',
         '.',
         ':!scripts/test/docs-links.test.ts',
@@ -92,4 +96,77 @@ describe('documentation links', () => {
     const offenders = result.stdout.toString().split('\n').filter(Boolean);
     expect(offenders).toEqual([]);
   }, 20_000);
+});
+
+/**
+ * Each rule's key sentence, and the one document that states it. The others link there. History
+ * (CHANGELOG.md, BENCHMARKS.md and its notes) may retell a rule as it was, so it is not searched.
+ */
+const RULES: { rule: string; sentence: RegExp; home: string }[] = [
+  { rule: 'lockout', sentence: /2\^\(n\s?[−-]\s?5\)/, home: 'SECURITY.md' },
+  {
+    rule: 'session lifetime',
+    sentence: /15 (?:minutes|min)\b[^.]{0,60}\b12 (?:hours|h)\b/,
+    home: 'SECURITY.md',
+  },
+  { rule: 'confirmation code tries', sentence: /60 an hour/, home: 'SECURITY.md' },
+  {
+    rule: 'reset link lifetime',
+    sentence: /[Rr]eset links?[^.]{0,40}60 minutes/,
+    home: 'SECURITY.md',
+  },
+  { rule: 'e-mails per address', sentence: /MAIL_PER_ADDRESS_BURST`? \(6\)/, home: 'SECURITY.md' },
+  { rule: 'password rules', sentence: /at least 12 characters/, home: 'docs/validation.md' },
+  {
+    rule: 'upload bounds',
+    sentence: /3 uploads in progress|5 MB in flight/,
+    home: 'SECURITY.md',
+  },
+  { rule: 'rate limit per account', sentence: /\(?600\)? a minute/, home: 'SECURITY.md' },
+  { rule: 'cross-site requests', sentence: /`Sec-Fetch-Site` other than/, home: 'SECURITY.md' },
+  { rule: 'service token lifetime', sentence: /(?:at most|≤) 24 hours/, home: 'SECURITY.md' },
+  {
+    rule: 'staff export retention',
+    sentence: /7 days after the export finished/,
+    home: 'docs/data-model.md',
+  },
+  {
+    rule: 'the version rule',
+    sentence: /only while the application is not submitted/,
+    home: 'services/api/src/modules/application/README.md',
+  },
+  { rule: 'one owner per table', sentence: /is their only writer/, home: 'ARCHITECTURE.md' },
+];
+
+const HISTORY = new Set(['CHANGELOG.md', 'BENCHMARKS.md', 'bench/history.md']);
+
+/** A document's prose with line breaks and indentation folded, so a sentence may wrap. */
+function proseOf(file: string): string {
+  return readFileSync(path.join(root, file), 'utf8').replace(/\s+/g, ' ');
+}
+
+describe('each rule stated once', () => {
+  const documents = markdown.filter((file) => !HISTORY.has(file));
+
+  it.each(RULES)('$rule is stated in $home only', ({ sentence, home }) => {
+    const stating = documents.filter((file) => sentence.test(proseOf(file)));
+    expect(stating).toEqual([home]);
+  });
+});
+
+describe('documents by place', () => {
+  it('the entry documents stay short', () => {
+    const lines = (file: string) => readFileSync(path.join(root, file), 'utf8').split('\n').length;
+    expect(lines('services/api/README.md')).toBeLessThan(300);
+    expect(lines('ARCHITECTURE.md')).toBeLessThan(200);
+  });
+
+  it('every module of the service has a README beside it', () => {
+    const modules = path.join(root, 'services/api/src/modules');
+    const missing = readdirSync(modules, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `services/api/src/modules/${entry.name}/README.md`)
+      .filter((file) => !existsSync(path.join(root, file)));
+    expect(missing).toEqual([]);
+  });
 });
