@@ -20,7 +20,10 @@ const SOS = 0xda;
 const isStandalone = (marker: number) => marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7);
 
 /** Null when the file does not start with SOI (not a JPEG at all). */
-export function tidyJpegMarkers(jpeg: Uint8Array): TidyJpeg | null {
+export function tidyJpegMarkers(upload: Uint8Array): TidyJpeg | null {
+  // A Buffer view (no copy): its indexOf is memchr, several times a typed array's loop over a
+  // photo's megabyte of scan data, and an upload reaches the sandbox child as a plain Uint8Array.
+  const jpeg = Buffer.from(upload.buffer, upload.byteOffset, upload.byteLength);
   if (jpeg[0] !== 0xff || jpeg[1] !== SOI) return null;
   const kept: Uint8Array[] = [jpeg.subarray(0, 2)];
   let exact = true;
@@ -35,7 +38,7 @@ export function tidyJpegMarkers(jpeg: Uint8Array): TidyJpeg | null {
     if (marker === EOI) {
       kept.push(jpeg.subarray(next, next + 2));
       if (next + 2 !== jpeg.length) exact = false; // trailing data
-      return { bytes: exact ? jpeg : Buffer.concat(kept), exact, missingEnd: false };
+      return { bytes: exact ? upload : Buffer.concat(kept), exact, missingEnd: false };
     }
     if (marker === 0x00 || isStandalone(marker) || marker === SOI) {
       // Not a marker libjpeg acts on between segments: skipped like the bytes before it.
