@@ -145,6 +145,16 @@ export function nodeArgsFor(script: string): string[] {
   return [...(script.endsWith('.js') ? ['--enable-source-maps'] : ['--import', 'tsx']), script];
 }
 
+/**
+ * Node's arguments for `npm run cli -- <args>` as it runs (services/api/dist/cli.js, from
+ * services/api), without npm's own start-up. The API project's global setup builds dist/ when
+ * stale. The CLI under tsx would compile its whole module graph again in every process, several
+ * times the start-up of the bundle, and a CLI test starts dozens of them.
+ */
+export function cliNodeArgs(args: readonly string[]): string[] {
+  return [...nodeArgsFor(serviceScript('compiled', 'cli')), ...args];
+}
+
 export function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
