@@ -1,5 +1,5 @@
 // The service as it runs at scale, in real processes on this machine: N API processes
-// (`node --import tsx src/boot/server.ts`, the `npm start` command) and M job workers (`npm run cli --
+// (`npm start`, or the sources under tsx unless `compiled`) and M job workers (`npm run cli --
 // worker`) sharing one PostgreSQL database, one DATA_DIR (blobs, outbox) and one SECRET_KEY, with
 // the worker out of the API processes (RUN_WORKER_IN_PROCESS=false). Used by the load suite
 // (bench/load-bench.ts, test/load.test.ts) and open to the fault suite. It imports nothing from
