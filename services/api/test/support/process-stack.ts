@@ -1,7 +1,7 @@
 // The service as it runs at scale, in real processes on this machine: N API processes
-// (`npm start`, or the sources under tsx unless `compiled`) and M job workers (`npm run cli --
-// worker`) sharing one PostgreSQL database, one DATA_DIR (blobs, outbox) and one SECRET_KEY, with
-// the worker out of the API processes (RUN_WORKER_IN_PROCESS=false). Used by the load suite
+// (dist/server.js as `npm start` runs it with `compiled`, else the sources under tsx) and M job
+// workers (`npm run cli -- worker`) sharing one PostgreSQL database, one DATA_DIR (blobs, outbox)
+// and one SECRET_KEY, with the worker out of the API processes (RUN_WORKER_IN_PROCESS=false). Used by the load suite
 // (bench/load-bench.ts, test/load.test.ts) and open to the fault suite. It imports nothing from
 // vitest, so benchmarks can use it too.
 //
