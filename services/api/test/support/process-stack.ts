@@ -1,9 +1,9 @@
 // The service as it runs at scale, in real processes on this machine: N API processes
 // (dist/server.js as `npm start` runs it with `compiled`, else the sources under tsx) and M job
 // workers (`npm run cli -- worker`) sharing one PostgreSQL database, one DATA_DIR (blobs, outbox)
-// and one SECRET_KEY, with the worker out of the API processes (RUN_WORKER_IN_PROCESS=false). Used by the load suite
-// (bench/load-bench.ts, test/load.test.ts) and open to the fault suite. It imports nothing from
-// vitest, so benchmarks can use it too.
+// and one SECRET_KEY, with the worker out of the API processes (RUN_WORKER_IN_PROCESS=false).
+// Used by the load suite (bench/load-bench.ts, test/load.test.ts) and open to the fault suite. It
+// imports nothing from vitest, so benchmarks can use it too.
 //
 // Two API processes are two ports, not one port shared through node:cluster. Node 20 has no
 // SO_REUSEPORT, and a cluster primary would be a topology the product never runs (main.ts is one
