@@ -17,6 +17,8 @@ e2e_log="$(mktemp)"
 trap 'rm -f "$e2e_log"' EXIT
 npm run --silent test -w tests >"$e2e_log" 2>&1 &
 e2e=$!
+# A background job of a script ignores Ctrl-C: pass a stop on to it.
+trap 'kill -TERM "$e2e" 2>/dev/null; exit 130' INT TERM
 
 npx vitest run --project '!api-build'
 vitest_status=$?
