@@ -13,6 +13,12 @@ cd "$(dirname "$0")/.."
 
 npx vitest run --project api-build || exit 1
 
+# One after the other instead, as before (to compare, or on a machine with one core).
+if [ "${TEST_SUITES_IN_SEQUENCE:-}" = 1 ]; then
+  npx vitest run --project '!api-build' && npm run test -w tests
+  exit
+fi
+
 e2e_log="$(mktemp)"
 trap 'rm -f "$e2e_log"' EXIT
 npm run --silent test -w tests >"$e2e_log" 2>&1 &
