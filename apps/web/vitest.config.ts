@@ -14,5 +14,8 @@ export default defineProject({
     setupFiles: ['test/support/setup.ts'],
     css: false,
     testTimeout: 20_000,
+    // Runs in one group with the root's unit project, whose worker count it must match (two).
+    maxWorkers: 2,
+    sequence: { groupOrder: 0 },
   },
 });

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cliNodeArgs } from './support/process-stack';
 
 const run = promisify(execFile);
 const apiRoot = path.resolve(import.meta.dirname, '..');
@@ -18,7 +19,7 @@ function newFolder(): string {
 }
 
 function runCli(args: string[], dataDir: string) {
-  return run(process.execPath, ['--import', 'tsx', 'src/boot/cli.ts', ...args], {
+  return run(process.execPath, cliNodeArgs(args), {
     cwd: apiRoot,
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
   }).then(

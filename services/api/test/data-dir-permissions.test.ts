@@ -19,6 +19,7 @@ import {
   buildEmbeddedEnv,
   findFreePort,
   launchProcess,
+  serviceScript,
   waitUntilReady,
 } from './support/process-stack';
 import { createTestRuntime, registerApplicant, type TestRuntime } from './support/test-runtime';
@@ -128,7 +129,7 @@ describe('DATA_DIR permissions (the server as `npm start` runs it)', () => {
     const env = buildEmbeddedEnv({ port, dataDir, scratchDir: root });
     // `umask 022; npm start`: what a shell usually hands the server (the child inherits it).
     const previousUmask = process.umask(0o022);
-    const server = launchProcess('api', ['src/boot/server.ts'], env, root);
+    const server = launchProcess('api', [serviceScript('compiled', 'server')], env, root);
     process.umask(previousUmask);
     try {
       await waitUntilReady(

@@ -16,6 +16,7 @@ import { createStorage } from '../src/platform/storage/create-storage';
 import { STATE_FILE } from '../src/modules/export/state';
 import { createTestRuntime, type TestRuntime } from './support/test-runtime';
 import { seedApplications, type SeededApplication } from './support/seed-applications';
+import { nodeArgsFor, serviceScript } from './support/process-stack';
 
 const apiDir = path.resolve(import.meta.dirname, '..');
 
@@ -133,7 +134,7 @@ describe('export command while the server holds the embedded database', () => {
   let database: Database | undefined;
 
   beforeAll(async () => {
-    server = spawn(process.execPath, ['--import', 'tsx', 'src/boot/server.ts'], {
+    server = spawn(process.execPath, nodeArgsFor(serviceScript('compiled', 'server')), {
       cwd: apiDir,
       env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' },
       stdio: 'ignore',

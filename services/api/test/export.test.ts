@@ -21,6 +21,7 @@ import { availableDrivers, createTestRuntime, type TestRuntime } from './support
 import { seedApplications, type SeededApplication } from './support/seed-applications';
 import { pdfPageCount, pdfText } from './support/pdf-inspect';
 import { mintServiceToken } from '../src/modules/service/service-tokens';
+import { cliNodeArgs } from './support/process-stack';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -401,18 +402,14 @@ async function expectOutline(bytes: Uint8Array, entries: number): Promise<PDFDoc
 describe('npm run cli -- export', () => {
   const cli = (args: string[], env: Record<string, string> = {}) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', 'src/boot/cli.ts', 'export', ...args],
-        {
-          cwd: path.resolve(import.meta.dirname, '..'),
-          env: {
-            ...process.env,
-            DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'export-cli-')),
-            ...env,
-          },
+      const child = spawn(process.execPath, cliNodeArgs(['export', ...args]), {
+        cwd: path.resolve(import.meta.dirname, '..'),
+        env: {
+          ...process.env,
+          DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'export-cli-')),
+          ...env,
         },
-      );
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -36,6 +36,9 @@ describe.skipIf(!canRun)('faults (PostgreSQL, real processes)', () => {
     postgres = await startPrivatePostgres();
     stack = await startProcessStack({
       databaseUrl: postgres.url,
+      // As `npm start` and the image run it: dist/, whose processes (the restarted worker too)
+      // and sandbox children start without compiling the sources again.
+      compiled: true,
       apis: 1,
       workers: 1,
       ports: await findFreePorts(1, 4310, 4319),

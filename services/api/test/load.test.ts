@@ -33,6 +33,9 @@ describe.skipIf(!adminUrl)('load: two API processes and a worker on PostgreSQL',
     database = await createScratchDatabase(adminUrl!, 'load');
     stack = await startProcessStack({
       databaseUrl: database.url,
+      // As `npm start` and the image run it: dist/, whose processes and sandbox children start
+      // without compiling the sources again.
+      compiled: true,
       // Other test files run beside this one in CI: a 503 here must not come from load shedding
       // reacting to them (the full bench keeps the production setting).
       env: { ...LOAD_RATE_LIMIT_ENV, MAX_EVENT_LOOP_DELAY_MS: '0' },

@@ -11,6 +11,7 @@ import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { createLogger, redactUrl } from '../src/platform/logging/logger';
 import { startRuntime } from '../src/boot/runtime';
 import { availableDrivers, createTestRuntime, type TestRuntime } from './support/test-runtime';
+import { cliNodeArgs } from './support/process-stack';
 
 const run = promisify(execFile);
 const apiRoot = path.resolve(import.meta.dirname, '..');
@@ -227,8 +228,7 @@ describe.each(availableDrivers())('HTTP platform on %s', (driver) => {
 
 describe('command-line tool', () => {
   it('prints the data dictionary as JSON and CSV', async () => {
-    const cli = (args: string[]) =>
-      run(process.execPath, ['--import', 'tsx', 'src/boot/cli.ts', ...args], { cwd: apiRoot });
+    const cli = (args: string[]) => run(process.execPath, cliNodeArgs(args), { cwd: apiRoot });
     const json = JSON.parse((await cli(['dictionary'])).stdout) as { key: string; page: string }[];
     expect(json.find((row) => row.key === 'first_name')?.page).toBe('about');
     const csv = (await cli(['dictionary', '--format', 'csv'])).stdout.split('\n');
@@ -243,14 +243,10 @@ describe('command-line tool', () => {
     const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', WEB_DIST: dataDir });
     const runtime = await startRuntime(config, { logger: pino({ level: 'silent' }) });
     try {
-      const { stdout } = await run(
-        process.execPath,
-        ['--import', 'tsx', 'src/boot/cli.ts', 'migrate'],
-        {
-          cwd: apiRoot,
-          env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
-        },
-      );
+      const { stdout } = await run(process.execPath, cliNodeArgs(['migrate']), {
+        cwd: apiRoot,
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+      });
       // "postgres": it spoke the wire protocol to the server rather than opening PGlite itself.
       expect(stdout).toContain('Migrations applied (postgres)');
       const health = await runtime.app.inject({ method: 'GET', url: '/health' });

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_ROUTES, MESSAGES } from '@admissions/api-contract';
 import { ConfigError, loadConfig } from '../src/platform/config';
 import { availableDrivers, createTestRuntime, type TestRuntime } from './support/test-runtime';
+import { cliNodeArgs, nodeArgsFor, serviceScript } from './support/process-stack';
 
 const apiDir = path.resolve(import.meta.dirname, '..');
 
@@ -274,7 +275,7 @@ describe.skipIf(!availableDrivers().includes('postgres'))(
       const t = await createTestRuntime('postgres', { RUN_WORKER_IN_PROCESS: 'false' });
       const port = await freePort();
       let output = '';
-      const worker = spawn(process.execPath, ['--import', 'tsx', 'src/boot/cli.ts', 'worker'], {
+      const worker = spawn(process.execPath, cliNodeArgs(['worker']), {
         cwd: apiDir,
         env: {
           ...process.env,
@@ -333,7 +334,7 @@ describe('graceful shutdown of the server process', () => {
 
   beforeAll(async () => {
     port = await freePort();
-    server = spawn(process.execPath, ['--import', 'tsx', 'src/boot/server.ts'], {
+    server = spawn(process.execPath, nodeArgsFor(serviceScript('compiled', 'server')), {
       cwd: apiDir,
       env: {
         ...process.env,

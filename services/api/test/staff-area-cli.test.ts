@@ -14,6 +14,7 @@ import {
   createTestRuntime,
   type TestRuntime,
 } from './support/test-runtime';
+import { cliNodeArgs } from './support/process-stack';
 
 const run = promisify(execFile);
 const apiRoot = path.resolve(import.meta.dirname, '..');
@@ -24,7 +25,7 @@ describe.each(availableDrivers())('staff area CLI (%s)', (driver) => {
   let stopSocket: (() => Promise<void>) | undefined;
 
   const cli = (args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', 'src/boot/cli.ts', 'staff', ...args], {
+    run(process.execPath, cliNodeArgs(['staff', ...args]), {
       cwd: apiRoot,
       env: {
         ...process.env,

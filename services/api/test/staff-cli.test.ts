@@ -14,6 +14,7 @@ import {
   registerApplicant,
   type TestRuntime,
 } from './support/test-runtime';
+import { cliNodeArgs } from './support/process-stack';
 
 const run = promisify(execFile);
 const apiRoot = path.resolve(import.meta.dirname, '..');
@@ -25,7 +26,7 @@ describe.each(availableDrivers())('staff CLI commands (%s)', (driver) => {
   let files: string;
 
   const cli = (args: string[], env: Record<string, string> = {}) =>
-    run(process.execPath, ['--import', 'tsx', 'src/boot/cli.ts', ...args], {
+    run(process.execPath, cliNodeArgs(args), {
       cwd: apiRoot,
       env: {
         ...process.env,

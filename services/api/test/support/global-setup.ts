@@ -1,6 +1,7 @@
-// Prepares the two database drivers once per test run:
+// Prepares once per test run what the API tests share:
 // - PostgreSQL: TEST_DATABASE_URL, or else a throwaway cluster from Debian's binaries;
-// - PGlite: a migrated snapshot (creating a fresh PGlite costs seconds; loading one, a fraction).
+// - PGlite: a migrated snapshot (creating a fresh PGlite costs seconds; loading one, a fraction);
+// - the compiled service (services/api/dist, what `npm start` and `npm run cli` run), when stale.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -14,6 +15,7 @@ import { PGLITE_EXTENSIONS } from '../../src/platform/db/pglite-extensions';
 import { migrateDatabase } from '../../src/platform/db/migrate';
 import { startJobQueue } from '../../src/platform/queue/job-queue';
 import { listQueues } from '../../src/boot/workers';
+import { buildCompiledService } from './process-stack';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -127,6 +129,9 @@ export default async function setup(project: TestProject) {
   }
   project.provide('postgresUrl', postgresUrl);
   project.provide('pgliteSnapshot', await buildPgliteSnapshot());
+  // Once here rather than in each file: the CLI tests and the compiled-server tests all run dist/,
+  // and a build started from two workers at once would make one wait for the other anyway.
+  buildCompiledService();
   return async () => {
     await stop?.();
   };

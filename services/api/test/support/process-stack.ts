@@ -1,9 +1,9 @@
 // The service as it runs at scale, in real processes on this machine: N API processes
-// (`node --import tsx src/boot/server.ts`, the `npm start` command) and M job workers (`npm run cli --
-// worker`) sharing one PostgreSQL database, one DATA_DIR (blobs, outbox) and one SECRET_KEY, with
-// the worker out of the API processes (RUN_WORKER_IN_PROCESS=false). Used by the load suite
-// (bench/load-bench.ts, test/load.test.ts) and open to the fault suite. It imports nothing from
-// vitest, so benchmarks can use it too.
+// (dist/server.js as `npm start` runs it with `compiled`, else the sources under tsx) and M job
+// workers (`npm run cli -- worker`) sharing one PostgreSQL database, one DATA_DIR (blobs, outbox)
+// and one SECRET_KEY, with the worker out of the API processes (RUN_WORKER_IN_PROCESS=false).
+// Used by the load suite (bench/load-bench.ts, test/load.test.ts) and open to the fault suite. It
+// imports nothing from vitest, so benchmarks can use it too.
 //
 // Two API processes are two ports, not one port shared through node:cluster. Node 20 has no
 // SO_REUSEPORT, and a cluster primary would be a topology the product never runs (main.ts is one
@@ -143,6 +143,16 @@ export function serviceScript(build: ServiceBuild, entry: 'server' | 'cli'): str
 /** Node's arguments for a script of services/api: a compiled one as `npm start` runs it. */
 export function nodeArgsFor(script: string): string[] {
   return [...(script.endsWith('.js') ? ['--enable-source-maps'] : ['--import', 'tsx']), script];
+}
+
+/**
+ * Node's arguments for `npm run cli -- <args>` as it runs (services/api/dist/cli.js, from
+ * services/api), without npm's own start-up. The API project's global setup builds dist/ when
+ * stale. The CLI under tsx would compile its whole module graph again in every process, several
+ * times the start-up of the bundle, and a CLI test starts dozens of them.
+ */
+export function cliNodeArgs(args: readonly string[]): string[] {
+  return [...nodeArgsFor(serviceScript('compiled', 'cli')), ...args];
 }
 
 export function findFreePort(): Promise<number> {
