@@ -59,9 +59,9 @@ export async function openApplication(db: Db, userId: string): Promise<void> {
 /**
  * The version rule, written once: a change of content (answers, tabs, add-another counts,
  * documents) bumps `version`, on which the cached PDFs and the exports depend, and stamps
- * `updatedAt`. Only an application that is not submitted changes (updateOpen); every write of
- * an application goes through both, the autosave's prepared statements included (they are
- * rendered from them below).
+ * `updatedAt`. Only an application that is not submitted changes (writeUnsubmitted). Every
+ * write of content goes through both, the autosave's prepared statements included: they are
+ * rendered from them (prepareAnswerMerge).
  */
 export function contentChange(
   set: Record<string, unknown>,
@@ -70,8 +70,8 @@ export function contentChange(
   return { ...set, version: sql`${applications.version} + 1`, updatedAt: now };
 }
 
-/** The one UPDATE of an application: the applicant's row while it is not submitted (and `also`). */
-function updateOpen(
+/** The UPDATE of an application: the applicant's row while it is not submitted (and `also`). */
+function unsubmittedUpdate(
   db: Db,
   userId: string | Placeholder,
   set: Record<string, unknown>,
@@ -96,7 +96,7 @@ export async function writeUnsubmitted(
   set: Record<string, unknown>,
   also?: SQL,
 ): Promise<boolean> {
-  return (await updateOpen(db, userId, set, also)).length > 0;
+  return (await unsubmittedUpdate(db, userId, set, also)).length > 0;
 }
 
 // Renders statements without a connection: only toSQL() is ever called on it.
@@ -104,8 +104,9 @@ const renderer = drizzle.mock();
 
 /**
  * The autosave, the hottest write, as a fixed text prepared once per connection
- * (platform/db/prepared.ts): updateOpen with contentChange, rendered once with named
- * placeholders. The sealed column is rewritten only when the patch carries a sealed answer.
+ * (platform/db/prepared.ts): unsubmittedUpdate with contentChange, rendered once with named
+ * placeholders that mergeAnswers fills. The sealed column is rewritten only when the patch
+ * carries a sealed answer.
  */
 function prepareAnswerMerge(name: string, withSealed: boolean) {
   const merge = (column: AnyColumn, value: string) =>
@@ -116,7 +117,7 @@ function prepareAnswerMerge(name: string, withSealed: boolean) {
         sensitive: merge(applications.sensitive, 'sealed'),
       }
     : { answer: merge(applications.answer, 'plain') };
-  const query = updateOpen(
+  const query = unsubmittedUpdate(
     renderer,
     sql.placeholder('userId'),
     contentChange(set, sql.placeholder('now')),
