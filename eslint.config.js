@@ -122,6 +122,13 @@ export default tseslint.config(
     },
   },
   {
+    // A module's tables are written only by that module: another module (or boot/) may read or
+    // join them, and writes through a function the owner exports (scripts/eslint/table-owners.js).
+    files: ['services/api/src/**/*.ts'],
+    plugins: { owners: (await import('./scripts/eslint/table-owners.js')).default },
+    rules: { 'owners/no-foreign-table-write': 'error' },
+  },
+  {
     // Command-line tools and benchmarks talk to a terminal on purpose.
     files: [
       'services/api/src/boot/cli.ts',

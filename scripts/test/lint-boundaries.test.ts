@@ -67,6 +67,44 @@ describe('lint keeps the layers', { timeout: 120_000 }, () => {
     expect(await lintMessages([viaIndex])).toEqual([]);
   });
 
+  it("refuses a module writing another module's table, and allows reading it", async () => {
+    const writes = writeSource(
+      'services/api/src/modules/staff/zz-lint-probe.ts',
+      [
+        "import { sql } from 'drizzle-orm';",
+        "import type { Db } from '../../platform/db/connect';",
+        "import { serviceAudit } from '../service';",
+        "import * as application from '../application';",
+        'export const probe = async (db: Db) => {',
+        '  await db.delete(application.applications);',
+        "  await db.insert(serviceAudit).values({ tokenId: 't', userId: 'u', action: 'pdf', shown: { answers: [], documents: [] } });",
+        '  await db.execute(sql`UPDATE ${serviceAudit} SET ip = NULL`);',
+        '};',
+        '',
+      ].join('\n'),
+    );
+    const reads = writeSource(
+      'services/api/src/modules/staff/zz-lint-probe-read.ts',
+      [
+        "import { eq } from 'drizzle-orm';",
+        "import type { Db } from '../../platform/db/connect';",
+        "import { serviceAudit } from '../service';",
+        'export const probe = (db: Db) =>',
+        "  db.select().from(serviceAudit).where(eq(serviceAudit.userId, 'u'));",
+        '',
+      ].join('\n'),
+    );
+    const refused = (await lintMessages([writes])).filter(
+      (m) => m.rule === 'owners/no-foreign-table-write',
+    );
+    expect(refused.map((m) => m.text)).toEqual([
+      expect.stringContaining('`application.applications` is a table of modules/application'),
+      expect.stringContaining('`serviceAudit` is a table of modules/service'),
+      expect.stringContaining('`serviceAudit` is a table of modules/service'),
+    ]);
+    expect(await lintMessages([reads])).toEqual([]);
+  });
+
   it('refuses an import cycle', async () => {
     writeSource(
       'services/api/src/modules/lookup/zz-lint-cycle-b.ts',

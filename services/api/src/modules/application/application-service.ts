@@ -19,7 +19,7 @@ import {
   formatSubmitWhileConverting,
   type WebStatus,
 } from '@admissions/api-contract';
-import type { Db } from '../../platform/db/connect';
+import type { Db, RootDb } from '../../platform/db/connect';
 import { applications, temporaryAnswers } from './schema';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
@@ -36,6 +36,7 @@ import {
   readProfileJson,
   splitSensitive,
   updateUnsubmitted,
+  writeUnsubmitted,
 } from './application-store';
 
 /**
@@ -54,7 +55,7 @@ export interface ApplicationFiles {
 }
 
 export interface ApplicationDeps {
-  db: Db;
+  db: RootDb;
   clock: Clock;
   encryptionKey: Buffer;
   partner: PartnerConfig;
@@ -129,13 +130,12 @@ export function createApplicationService(deps: ApplicationDeps) {
       if (status === 'submitted') throw new AppError('SUBMIT_REQUIRED', MESSAGES.submitFirst);
       // Entries accumulate in WEB_STATUSES order; their count is the status (docs/behaviour.md).
       const rank = WEB_STATUSES.indexOf(status) + 1;
-      await db
-        .update(applications)
-        .set({ webStatus: WEB_STATUSES.slice(0, rank) as string[] })
-        .where(
-          sql`${applications.userId} = ${userId} AND ${applications.submittedAt} IS NULL
-              AND cardinality(${applications.webStatus}) < ${rank}`,
-        );
+      await writeUnsubmitted(
+        db,
+        userId,
+        { webStatus: WEB_STATUSES.slice(0, rank) as string[] },
+        sql`cardinality(${applications.webStatus}) < ${rank}`,
+      );
     },
 
     async saveValidations(userId: string, errors: Record<string, string[]>): Promise<void> {
@@ -216,7 +216,7 @@ export function createApplicationService(deps: ApplicationDeps) {
         if (row.submittedAt) return false;
         // A file still converting would change a submitted application: refuse, naming it. The
         // conversion side takes this row lock too before it starts or stores a result.
-        const converting = await files.findConverting(tx as unknown as Db, userId);
+        const converting = await files.findConverting(tx, userId);
         if (converting) {
           const label =
             findQuestionEntry(APPLICATION_DEFINITION, converting)?.question.label ?? converting;
@@ -234,21 +234,20 @@ export function createApplicationService(deps: ApplicationDeps) {
           clearHiddenAnswers(APPLICATION_DEFINITION, answers, context),
           encryptionKey,
         );
-        await tx
-          .update(applications)
-          .set(
-            contentChange(
-              {
-                answer: plain,
-                sensitive: sealed,
-                submittedAt: now,
-                webStatus: [...WEB_STATUSES],
-                validations: {},
-              },
-              now,
-            ),
-          )
-          .where(eq(applications.userId, userId));
+        await writeUnsubmitted(
+          tx,
+          userId,
+          contentChange(
+            {
+              answer: plain,
+              sensitive: sealed,
+              submittedAt: now,
+              webStatus: [...WEB_STATUSES],
+              validations: {},
+            },
+            now,
+          ),
+        );
         return true;
       });
       if (submittedNow) await sendMail(renderSubmissionConfirmation(email, partner));

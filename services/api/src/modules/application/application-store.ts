@@ -1,13 +1,27 @@
-import { eq, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  eq,
+  fillPlaceholders,
+  sql,
+  type AnyColumn,
+  type Placeholder,
+  type SQL,
+} from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { MESSAGES } from '@admissions/api-contract';
 import { IDENTIFIER_ANSWER_KEYS } from '@admissions/form';
-import type { Db } from '../../platform/db/connect';
+import type { Db, RootDb } from '../../platform/db/connect';
 import { successfulLogins, users } from '../auth';
 import { applications } from './schema';
 import { AppError } from '../../platform/lib/app-error';
 import { seal, unseal } from '../../platform/lib/crypto';
-import { prepareStatement, runPrepared, type PreparedStatement } from '../../platform/db/prepared';
+import {
+  prepareStatement,
+  runPrepared,
+  type PreparedStatement,
+  type PreparedValue,
+} from '../../platform/db/prepared';
 
 /** Answers encrypted at rest (docs/design-decisions.md, 7); everything else is plain JSONB. */
 const ENCRYPTED_ANSWER_KEYS: ReadonlySet<string> = new Set(IDENTIFIER_ANSWER_KEYS);
@@ -45,61 +59,93 @@ export async function openApplication(db: Db, userId: string): Promise<void> {
 /**
  * The version rule, written once: a change of content (answers, tabs, add-another counts,
  * documents) bumps `version`, on which the cached PDFs and the exports depend, and stamps
- * `updatedAt`. Only an application that is not submitted changes (writeUnsubmitted).
+ * `updatedAt`. Only an application that is not submitted changes (writeUnsubmitted). Every
+ * write of content goes through both, the autosave's prepared statements included: they are
+ * rendered from them (prepareAnswerMerge).
  */
-export function contentChange(set: Record<string, unknown>, now: Date): Record<string, unknown> {
+export function contentChange(
+  set: Record<string, unknown>,
+  now: Date | Placeholder,
+): Record<string, unknown> {
   return { ...set, version: sql`${applications.version} + 1`, updatedAt: now };
 }
 
-/** One UPDATE of the application while it is not submitted; false when it is (or has no row). */
+/** The UPDATE of an application: the applicant's row while it is not submitted (and `also`). */
+function unsubmittedUpdate(
+  db: Db,
+  userId: string | Placeholder,
+  set: Record<string, unknown>,
+  also?: SQL,
+) {
+  return db
+    .update(applications)
+    .set(set)
+    .where(
+      and(sql`${applications.userId} = ${userId}`, sql`${applications.submittedAt} IS NULL`, also),
+    )
+    .returning({ userId: applications.userId });
+}
+
+/**
+ * One UPDATE of the application while it is not submitted (and, given `also`, while that holds
+ * too); false when it is not (or has no row).
+ */
 export async function writeUnsubmitted(
   db: Db,
   userId: string,
   set: Record<string, unknown>,
+  also?: SQL,
 ): Promise<boolean> {
-  const updated = await db
-    .update(applications)
-    .set(set)
-    .where(sql`${applications.userId} = ${userId} AND ${applications.submittedAt} IS NULL`)
-    .returning({ userId: applications.userId });
-  return updated.length > 0;
+  return (await unsubmittedUpdate(db, userId, set, also)).length > 0;
 }
 
-// The autosave, the hottest write, as fixed texts prepared once per connection
-// (platform/db/prepared.ts): the version rule of contentChange and the condition of
-// writeUnsubmitted written out. The sealed column is rewritten only when the patch carries a
-// sealed answer.
-const SAVE_ANSWERS = prepareStatement(
-  'application_save_answers',
-  `UPDATE applications SET answer = answer || $1::jsonb, version = version + 1, updated_at = $2
-   WHERE user_id = $3 AND submitted_at IS NULL RETURNING user_id`,
-);
-const SAVE_ANSWERS_SEALED = prepareStatement(
-  'application_save_answers_sealed',
-  `UPDATE applications SET answer = answer || $1::jsonb, sensitive = sensitive || $4::jsonb,
-     version = version + 1, updated_at = $2
-   WHERE user_id = $3 AND submitted_at IS NULL RETURNING user_id`,
-);
+// Renders statements without a connection: only toSQL() is ever called on it.
+const renderer = drizzle.mock();
+
+/**
+ * The autosave, the hottest write, as a fixed text prepared once per connection
+ * (platform/db/prepared.ts): unsubmittedUpdate with contentChange, rendered once with named
+ * placeholders that mergeAnswers fills. The sealed column is rewritten only when the patch
+ * carries a sealed answer.
+ */
+function prepareAnswerMerge(name: string, withSealed: boolean) {
+  const merge = (column: AnyColumn, value: string) =>
+    sql`${column} || ${sql.placeholder(value)}::jsonb`;
+  const set = withSealed
+    ? {
+        answer: merge(applications.answer, 'plain'),
+        sensitive: merge(applications.sensitive, 'sealed'),
+      }
+    : { answer: merge(applications.answer, 'plain') };
+  const query = unsubmittedUpdate(
+    renderer,
+    sql.placeholder('userId'),
+    contentChange(set, sql.placeholder('now')),
+  ).toSQL();
+  return { statement: prepareStatement(name, query.sql), params: query.params };
+}
+const SAVE_ANSWERS = prepareAnswerMerge('application_save_answers', false);
+const SAVE_ANSWERS_SEALED = prepareAnswerMerge('application_save_answers_sealed', true);
 
 /**
  * Merges answers (already split by splitSensitive) into an application that is not submitted;
  * 409 when it is, and a missing row is created first, as updateUnsubmitted does.
  */
 export async function mergeAnswers(
-  db: Db,
+  db: RootDb,
   userId: string,
   plain: Record<string, string>,
   sealed: Record<string, string>,
   now: Date,
 ): Promise<void> {
-  const hasSealed = Object.keys(sealed).length > 0;
-  const values = [JSON.stringify(plain), now, userId];
-  const write = async () =>
-    (
-      await (hasSealed
-        ? runPrepared(db, SAVE_ANSWERS_SEALED, [...values, JSON.stringify(sealed)])
-        : runPrepared(db, SAVE_ANSWERS, values))
-    ).length > 0;
+  const save = Object.keys(sealed).length > 0 ? SAVE_ANSWERS_SEALED : SAVE_ANSWERS;
+  const values = fillPlaceholders(save.params, {
+    plain: JSON.stringify(plain),
+    sealed: JSON.stringify(sealed),
+    now,
+    userId,
+  }) as PreparedValue[];
+  const write = async () => (await runPrepared(db, save.statement, values)).length > 0;
   for (let attempt = 0; attempt < 2; attempt++) {
     if (await write()) return;
     const existing = await findApplication(db, userId);
@@ -210,7 +256,7 @@ export async function readPlainAnswers(
  * else goes from the database to the socket without being parsed. null when there is no row yet.
  */
 export async function readProfileJson(
-  db: Db,
+  db: RootDb,
   userId: string,
   key: Buffer,
   documentsSql: (userId: SQL) => SQL,

@@ -150,7 +150,7 @@ export function createAuthService(deps: AuthDeps) {
             passwordHash === undefined ? { confirmedAt: now } : { confirmedAt: now, passwordHash },
           )
           .where(eq(users.id, userId));
-        await openApplication(tx as unknown as Db, userId);
+        await openApplication(tx, userId);
       });
       return MESSAGES.confirmed;
     },
@@ -237,7 +237,7 @@ export function createAuthService(deps: AuthDeps) {
             confirmedAt: sql`COALESCE(${users.confirmedAt}, ${now.toISOString()}::timestamptz)`,
           })
           .where(eq(users.id, id));
-        await openApplication(tx as unknown as Db, id);
+        await openApplication(tx, id);
         await tx.delete(loginThrottle).where(eq(loginThrottle.email, email));
         await tx.delete(confirmationCodes).where(eq(confirmationCodes.userId, id));
         await tx.delete(signupCredentials).where(eq(signupCredentials.userId, id));

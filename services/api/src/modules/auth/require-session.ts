@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGES } from '@admissions/api-contract';
-import type { Db } from '../../platform/db/connect';
+import type { RootDb } from '../../platform/db/connect';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
 import { clearLoginCookies, readSessionToken, type CookieSettings } from './session-cookies';
@@ -18,7 +18,7 @@ declare module 'fastify' {
  */
 export type RequireSession = ReturnType<typeof createRequireSession>;
 
-export function createRequireSession(db: Db, clock: Clock, cookies: CookieSettings) {
+export function createRequireSession(db: RootDb, clock: Clock, cookies: CookieSettings) {
   return async function requireSession(request: FastifyRequest, reply: FastifyReply) {
     const token = readSessionToken(request, cookies);
     const user = token ? await resolveSession(db, token, clock.now()) : null;

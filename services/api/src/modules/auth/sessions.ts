@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../platform/db/connect';
+import type { Db, RootDb } from '../../platform/db/connect';
 import { sessions } from './schema';
 import { generateToken, hashToken } from '../../platform/lib/crypto';
 import { prepareStatement, runPrepared } from '../../platform/db/prepared';
@@ -54,7 +54,7 @@ const SLIDE_SESSION = prepareStatement(
  * logged-out session is refused at once.
  */
 export async function resolveSession(
-  db: Db,
+  db: RootDb,
   token: string,
   now: Date,
 ): Promise<SessionUser | null> {

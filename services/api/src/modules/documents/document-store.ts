@@ -63,10 +63,9 @@ export function createDocumentStore(db: Db) {
     ): Promise<boolean> {
       return db
         .transaction(async (tx) => {
-          const t = tx as unknown as Db;
           // Concurrent requests of one applicant queue here, so a burst cannot overshoot the limit.
-          await lockApplication(t, userId);
-          await t
+          await lockApplication(tx, userId);
+          await tx
             .update(documentUploads)
             .set({ releasedAt: now })
             .where(
@@ -78,7 +77,7 @@ export function createDocumentStore(db: Db) {
                 sql`${documentUploads.expiresAt} > ${now.toISOString()}::timestamptz`,
               ),
             );
-          const result = await t.execute(sql`
+          const result = await tx.execute<{ count: number; bytes: string | number }>(sql`
           SELECT coalesce(sum(counted), 0)::int AS count, coalesce(sum(bytes), 0)::bigint AS bytes FROM (
             SELECT CASE WHEN u.released_at IS NULL THEN 1 ELSE 0 END AS counted,
                    CASE WHEN u.released_at IS NULL OR u.uploaded_at IS NOT NULL OR ${releasedLinksReceive}
@@ -91,7 +90,7 @@ export function createDocumentStore(db: Db) {
               FROM document_conversions c
              WHERE c.user_id = ${userId} AND c.status IN ('UNPROCESSED', 'IN_PROGRESS')
           ) pending`);
-          const [pending] = readRows<{ count: number; bytes: string | number }>(result);
+          const [pending] = result.rows;
           const count = Number(pending?.count ?? 0);
           const bytes = Number(pending?.bytes ?? 0);
           if (
@@ -101,7 +100,7 @@ export function createDocumentStore(db: Db) {
             // Nothing was issued: the links released above stay in progress.
             throw new UploadLimitReached();
           }
-          await t.insert(documentUploads).values({ storageKey, userId, answerKey, expiresAt });
+          await tx.insert(documentUploads).values({ storageKey, userId, answerKey, expiresAt });
           return true;
         })
         .catch((error: unknown) => {
@@ -193,13 +192,13 @@ export function createDocumentStore(db: Db) {
         keys.map((k) => sql`${k}`),
         sql`, `,
       );
-      const result = await db.execute(sql`
+      const result = await db.execute<{ key: string }>(sql`
         SELECT storage_key AS key FROM document_uploads WHERE storage_key IN (${list})
         UNION SELECT source_key FROM document_conversions
               WHERE source_key IN (${list}) AND status IN ('UNPROCESSED', 'IN_PROGRESS')
         UNION SELECT pdf_key FROM document_answers WHERE pdf_key IN (${list})
         UNION SELECT thumbnail_key FROM document_answers WHERE thumbnail_key IN (${list})`);
-      return new Set(readRows<{ key: string }>(result).map((r) => r.key));
+      return new Set(result.rows.map((r) => r.key));
     },
 
     async findConversion(userId: string, answerKey: string): Promise<ConversionRow | undefined> {
@@ -246,11 +245,10 @@ export function createDocumentStore(db: Db) {
         }
     > {
       return db.transaction(async (tx) => {
-        const t = tx as unknown as Db;
-        if ((await lockApplication(t, row.userId)).submitted) {
+        if ((await lockApplication(tx, row.userId)).submitted) {
           return { started: false, reason: 'submitted' } as const;
         }
-        const [upload] = await t
+        const [upload] = await tx
           .select()
           .from(documentUploads)
           .where(
@@ -265,7 +263,7 @@ export function createDocumentStore(db: Db) {
         if (upload.consumedAt) return { started: false, reason: 'key-used' } as const;
         // A newer link of the question replaced it (or its file was refused): that one counts.
         if (upload.releasedAt) return { started: false, reason: 'key-released' } as const;
-        const [existing] = await t
+        const [existing] = await tx
           .select()
           .from(documentConversions)
           .where(conversionOf(row.userId, row.answerKey))
@@ -273,7 +271,7 @@ export function createDocumentStore(db: Db) {
         if (existing && PENDING_STATUSES.includes(existing.status as ConversionStatus)) {
           return { started: false, reason: 'in-progress' } as const;
         }
-        await t
+        await tx
           .update(documentUploads)
           .set({ consumedAt: row.now })
           .where(eq(documentUploads.storageKey, row.sourceKey));
@@ -288,7 +286,7 @@ export function createDocumentStore(db: Db) {
           createdAt: row.now,
           updatedAt: row.now,
         };
-        await t
+        await tx
           .insert(documentConversions)
           .values(values)
           .onConflictDoUpdate({
@@ -313,18 +311,17 @@ export function createDocumentStore(db: Db) {
       frozenMessage: string,
     ): Promise<ConversionRow | 'busy' | { frozenSourceKey: string } | undefined> {
       return db.transaction(async (tx) => {
-        const t = tx as unknown as Db;
-        const { submitted } = await lockApplication(t, userId);
+        const { submitted } = await lockApplication(tx, userId);
         const mine = and(
           conversionOf(userId, answerKey),
           eq(documentConversions.token, token),
           inArray(documentConversions.status, [...PENDING_STATUSES]),
         );
         if (submitted) {
-          const [ended] = await endFrozen(t, { userId, answerKey, token }, frozenMessage, now);
+          const [ended] = await endFrozen(tx, { userId, answerKey, token }, frozenMessage, now);
           return ended ? { frozenSourceKey: ended.sourceKey } : undefined;
         }
-        const [running] = await t
+        const [running] = await tx
           .select({ answerKey: documentConversions.answerKey })
           .from(documentConversions)
           .where(
@@ -336,14 +333,14 @@ export function createDocumentStore(db: Db) {
           )
           .limit(1);
         if (running) {
-          const [waiting] = await t
+          const [waiting] = await tx
             .select({ token: documentConversions.token })
             .from(documentConversions)
             .where(mine)
             .limit(1);
           return waiting ? 'busy' : undefined;
         }
-        const [row] = await t
+        const [row] = await tx
           .update(documentConversions)
           .set({ status: 'IN_PROGRESS', updatedAt: now })
           .where(mine)
@@ -374,8 +371,8 @@ export function createDocumentStore(db: Db) {
     > {
       return db.transaction(async (tx) => {
         // Submitted meanwhile: the submitted document stays; this result is dropped.
-        if ((await lockApplication(tx as unknown as Db, row.userId)).submitted) {
-          const ended = await endFrozen(tx as unknown as Db, row, frozenMessage, now);
+        if ((await lockApplication(tx, row.userId)).submitted) {
+          const ended = await endFrozen(tx, row, frozenMessage, now);
           return ended.length > 0 ? 'frozen' : 'stale';
         }
         const [current] = await tx
@@ -413,7 +410,7 @@ export function createDocumentStore(db: Db) {
             target: [documentAnswers.userId, documentAnswers.answerKey],
             set: values,
           });
-        await setFileAnswer(tx as unknown as Db, row.userId, row.answerKey, 'ANSWERED', now);
+        await setFileAnswer(tx, row.userId, row.answerKey, 'ANSWERED', now);
         return {
           previousPdfKey: previous?.pdfKey ?? null,
           previousThumbnailKey: previous?.thumbnailKey ?? null,
@@ -436,8 +433,8 @@ export function createDocumentStore(db: Db) {
     > {
       return db.transaction(async (tx) => {
         // Submitted meanwhile: the submitted document and its ANSWERED answer stay.
-        if ((await lockApplication(tx as unknown as Db, row.userId)).submitted) {
-          const ended = await endFrozen(tx as unknown as Db, row, frozenMessage, now);
+        if ((await lockApplication(tx, row.userId)).submitted) {
+          const ended = await endFrozen(tx, row, frozenMessage, now);
           return ended.length > 0 ? 'frozen' : 'stale';
         }
         const [current] = await tx
@@ -459,7 +456,7 @@ export function createDocumentStore(db: Db) {
             pdfKey: documentAnswers.pdfKey,
             thumbnailKey: documentAnswers.thumbnailKey,
           });
-        await setFileAnswer(tx as unknown as Db, row.userId, row.answerKey, '', now);
+        await setFileAnswer(tx, row.userId, row.answerKey, '', now);
         return {
           removedPdfKey: removed?.pdfKey ?? null,
           removedThumbnailKey: removed?.thumbnailKey ?? null,
@@ -521,13 +518,13 @@ export function createDocumentStore(db: Db) {
       now: Date,
     ): Promise<DocumentAnswerRow | undefined | 'submitted'> {
       return db.transaction(async (tx) => {
-        if ((await lockApplication(tx as unknown as Db, userId)).submitted) return 'submitted';
+        if ((await lockApplication(tx, userId)).submitted) return 'submitted';
         const [removed] = await tx
           .delete(documentAnswers)
           .where(answerOf(userId, answerKey))
           .returning();
         await tx.delete(documentConversions).where(conversionOf(userId, answerKey));
-        await setFileAnswer(tx as unknown as Db, userId, answerKey, '', now);
+        await setFileAnswer(tx, userId, answerKey, '', now);
         return removed;
       });
     },
@@ -565,8 +562,3 @@ export function profileDocumentsSql(userId: SQL): SQL {
 
 /** Ends recordUploadWithinLimits's transaction without issuing, undoing its releases. */
 class UploadLimitReached extends Error {}
-
-/** Rows of db.execute(), which answers { rows } on PostgreSQL and on PGlite alike. */
-function readRows<T>(result: unknown): T[] {
-  return ((result as { rows?: T[] }).rows ?? []) as T[];
-}

@@ -26,7 +26,7 @@ export function createPdfStore(db: Db) {
         .where(rowOf(userId, audience))
         .for('update');
       if (!row || row.token !== token) return 'stale';
-      return change(tx as unknown as Db, row.storageKey);
+      return change(tx, row.storageKey);
     });
   }
 

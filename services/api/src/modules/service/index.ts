@@ -1,6 +1,6 @@
 // The service module's public entry point: other modules and boot/ import only from here.
 export { registerReadOnlyGuard } from './read-only-guard';
-export { recordServiceRead } from './service-audit';
+export { recordServiceRead, recordServiceReads } from './service-audit';
 export { serviceRoutes } from './service-routes';
 export {
   SERVICE_TOKEN_DEFAULT_TTL_MS,

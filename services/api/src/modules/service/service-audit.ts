@@ -20,18 +20,39 @@ export interface ServiceAuditEntry {
   apiKeyId?: string;
 }
 
+const toRow = (entry: ServiceAuditEntry): typeof serviceAudit.$inferInsert => ({
+  tokenId: entry.tokenId,
+  userId: entry.userId,
+  action: entry.action,
+  shown: entry.shown,
+  ip: entry.ip,
+  createdAt: entry.at,
+  staffId: entry.staff?.id ?? null,
+  staffEmail: entry.staff?.email ?? null,
+  apiKeyId: entry.apiKeyId ?? null,
+});
+
 export async function recordServiceRead(db: Db, entry: ServiceAuditEntry): Promise<void> {
-  await db.insert(serviceAudit).values({
-    tokenId: entry.tokenId,
-    userId: entry.userId,
-    action: entry.action,
-    shown: entry.shown,
-    ip: entry.ip,
-    createdAt: entry.at,
-    staffId: entry.staff?.id ?? null,
-    staffEmail: entry.staff?.email ?? null,
-    apiKeyId: entry.apiKeyId ?? null,
-  });
+  await db.insert(serviceAudit).values(toRow(entry));
+}
+
+/** Rows per INSERT when one read covers many applications. */
+const READS_PER_INSERT = 500;
+
+/**
+ * One read of many applications at once (a download of a staff export): a row per application,
+ * all under the read's one token id, so they group.
+ */
+export async function recordServiceReads(
+  db: Db,
+  read: Omit<ServiceAuditEntry, 'userId' | 'shown'>,
+  applications: readonly Pick<ServiceAuditEntry, 'userId' | 'shown'>[],
+): Promise<void> {
+  for (let i = 0; i < applications.length; i += READS_PER_INSERT) {
+    await db
+      .insert(serviceAudit)
+      .values(applications.slice(i, i + READS_PER_INSERT).map((a) => toRow({ ...read, ...a })));
+  }
 }
 
 export async function listServiceReads(db: Db, userId: string) {

@@ -28,13 +28,12 @@ import type { StorageDriver } from '../../platform/storage/storage-driver';
 import { createQueueRenderer } from '../export';
 import type { Progress } from '../export';
 import { runExport } from '../export';
-import { serviceAudit } from '../service';
+import { recordServiceReads } from '../service';
 import { buildPrintView, listShownKeys, readApplicationSnapshot } from '../print';
 import { buildStaffFilters } from './staff-list';
 
 export const STAFF_EXPORT_RETENTION_MS = STAFF_EXPORT_RETENTION_DAYS * 24 * 60 * 60 * 1000;
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
-const AUDIT_CHUNK = 500;
 
 /** What the finished file holds, per application, for the audit rows its downloads write. */
 interface ExportAuditFile {
@@ -307,22 +306,17 @@ export function createStaffExports(deps: StaffExportDeps) {
         // audited is refused.
         throw new AppError('EXPORT_UNAUDITED', STAFF_EXPORT_MESSAGES.unaudited);
       }
-      const tokenId = `export:${row.id}:${randomBytes(6).toString('base64url')}`;
-      const at = clock.now();
-      for (let i = 0; i < audit.applications.length; i += AUDIT_CHUNK) {
-        await db.insert(serviceAudit).values(
-          audit.applications.slice(i, i + AUDIT_CHUNK).map((a) => ({
-            tokenId,
-            userId: a.userId,
-            action: 'pdf',
-            shown: a.shown,
-            ip,
-            createdAt: at,
-            staffId: staff.id,
-            staffEmail: staff.email,
-          })),
-        );
-      }
+      await recordServiceReads(
+        db,
+        {
+          tokenId: `export:${row.id}:${randomBytes(6).toString('base64url')}`,
+          action: 'pdf',
+          ip,
+          at: clock.now(),
+          staff,
+        },
+        audit.applications,
+      );
       return {
         path: row.filePath,
         name: path.basename(row.filePath),

@@ -2,16 +2,36 @@ import { createHash } from 'node:crypto';
 import { securePrivateDataDir } from '../lib/private-data-dir';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { openPgliteFiles, pgliteDir } from './open-pglite';
 import { countPreparedOnPglite, runNamedOnPglite } from './prepared';
 
 /** Statements of the job queue prepared on PGlite at most (see executeSql). */
 const MAX_PREPARED_QUEUE_STATEMENTS = 256;
-// No schema is registered: the relational `db.query` API is not used, so the platform needs no
-// module's tables (each module owns its own, modules/<feature>/schema.ts).
-export type Db = NodePgDatabase;
+
+interface Rows<Row> {
+  rows: Row[];
+}
+/** What `execute()` answers on both drivers: node-postgres's QueryResult and PGlite's Results. */
+interface RowsResult extends PgQueryResultHKT {
+  type: Rows<this['row']>;
+}
+
+/**
+ * Where a query runs: the database, or a transaction open on it (drizzle's transaction is a
+ * database of its own), on either driver. A function that takes a Db works inside a caller's
+ * transaction as well as outside one. No schema is registered: the relational `db.query` API is
+ * not used, so the platform needs no module's tables (each module owns its own).
+ */
+export type Db = PgDatabase<RowsResult>;
+
+/**
+ * The database itself, never a transaction, on either driver: named prepared statements
+ * (prepared.ts) and the migrator go to the driver's client behind it.
+ */
+export type RootDb = Db & { readonly $client: PGlite | pg.Pool };
 
 export interface SqlResult {
   rows: Record<string, unknown>[];
@@ -22,7 +42,7 @@ export interface Database {
   driver: 'pglite' | 'postgres';
   /** The embedded engine, when driver is pglite (the CLI socket serves it). */
   pglite?: PGlite;
-  db: Db;
+  db: RootDb;
   executeSql(text: string, values?: unknown[]): Promise<SqlResult>;
   /** Runs fn while holding a cluster-wide advisory lock (a no-op lock on single-process PGlite). */
   withAdvisoryLock<T>(lockId: number, fn: () => Promise<T>): Promise<T>;
@@ -60,7 +80,7 @@ const queryLogger = (logQuery: ((query: string) => void) | undefined) =>
 export function wrapPglite(client: PGlite, logQuery?: (query: string) => void): Database {
   // PGlite runs one statement at a time; drizzle's NodePg and Pglite databases share the
   // PgDatabase query API, so the app sees one type.
-  const db = drizzlePglite(client, queryLogger(logQuery)) as unknown as Db;
+  const db = drizzlePglite(client, queryLogger(logQuery));
   return {
     driver: 'pglite',
     pglite: client,

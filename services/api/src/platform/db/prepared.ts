@@ -1,5 +1,5 @@
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
-import type { Db } from './connect';
+import type { RootDb } from './connect';
 
 /**
  * A statement of fixed text that runs on every request (the session check, the autosave, the
@@ -122,13 +122,16 @@ export function countPreparedOnPglite(client: PGlite): number {
   return preparedOnPglite.get(client)?.size ?? 0;
 }
 
-/** Runs `statement` with `values` ($1, $2, …) on whichever driver `db` wraps; the rows it returns. */
+/**
+ * Runs `statement` with `values` ($1, $2, …) on whichever driver `db` wraps; the rows it returns.
+ * The database itself, not a transaction: the statement goes to the driver's client.
+ */
 export async function runPrepared<Row>(
-  db: Db,
+  db: RootDb,
   statement: PreparedStatement,
   values: readonly PreparedValue[],
 ): Promise<Row[]> {
-  const client = (db as unknown as { $client: unknown }).$client;
+  const client = db.$client;
   if (client instanceof PGlite) {
     return runNamedOnPglite<Row>(client, statement.name, statement.text, values);
   }
