@@ -14,7 +14,11 @@ import { AppError } from '../platform/lib/app-error';
 import type { MailJob } from '../modules/mail';
 import { registerErrorHandling } from '../platform/http/error-handler';
 import { registerEndpoint } from '../platform/http/register-endpoint';
-import { registerAccessControl, registerPublicPlugin } from '../platform/http/access';
+import {
+  documentAccess,
+  registerAccessControl,
+  registerPublicPlugin,
+} from '../platform/http/access';
 import { registerRequestLog } from '../platform/http/request-log';
 import { createLazyRequestLogger } from '../platform/logging/lazy-request-logger';
 import { compileValidator } from '../platform/http/validator';
@@ -119,6 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.metrics) registerMetrics(app, deps.metrics, config);
   await app.register(cookie);
   await app.register(swagger, {
+    transform: documentAccess,
     openapi: {
       info: {
         title: 'Admissions application API',

@@ -3,7 +3,13 @@
 // the SPA's files, the API docs) through registerRoute or registerPublicPlugin here. A route
 // registered without one makes the app fail to start. The guards that check an access are the
 // modules' (auth, staff, service), handed over by boot, so platform/ names no feature.
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+  RouteOptions,
+} from 'fastify';
 import type { Access, AccessKind } from '@admissions/api-contract';
 
 /** Refuses the request (by throwing its 401/403) unless it may call a route of `access`. */
@@ -104,4 +110,23 @@ export async function registerPublicPlugin(
   } finally {
     app.accessControl.ambient = null;
   }
+}
+
+/**
+ * @fastify/swagger's `transform`: each documented operation states its route's access as
+ * `x-access`, so a client reads who may call it from the OpenAPI document too.
+ */
+export function documentAccess({
+  schema,
+  url,
+  route,
+}: {
+  schema: FastifySchema;
+  url: string;
+  route: { config?: { access?: Access } };
+}): { schema: FastifySchema; url: string } {
+  const access = route.config?.access;
+  // A route without a schema (a static file) stays undocumented: no schema is made for it.
+  if (!schema || !access) return { url, schema };
+  return { url, schema: { ...schema, 'x-access': access } as FastifySchema };
 }
