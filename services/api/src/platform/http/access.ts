@@ -77,6 +77,9 @@ export function createAccessCheck(
   access: Access,
 ): ((request: FastifyRequest, reply: FastifyReply) => Promise<void>) | undefined {
   if (access.kind === 'public') return undefined;
+  if (!app.hasDecorator('accessControl')) {
+    throw new Error(`a route of ${access.kind} access on an app without registerAccessControl`);
+  }
   const { guards } = app.accessControl;
   return async (request, reply) => {
     const guard = guards[access.kind] as AccessGuard | undefined;
