@@ -54,8 +54,47 @@ export function accessErrors<A extends Access>(access: A): AccessErrors<A> {
 type RouteName = keyof typeof ROUTE;
 type Route = (typeof ROUTE)[RouteName];
 
+/**
+ * The routes of `applicant` access, listed apart: the SPA reads this list alone (a 401 from one
+ * of them means the session ended), so its bundle carries no other route.
+ */
+export const APPLICANT_ROUTES = [
+  ROUTE.logout,
+  ROUTE.readProfile,
+  ROUTE.saveAnswers,
+  ROUTE.saveLastPage,
+  ROUTE.advanceWebStatus,
+  ROUTE.saveValidations,
+  ROUTE.submit,
+  ROUTE.readAddAnother,
+  ROUTE.saveAddAnother,
+  ROUTE.readTabs,
+  ROUTE.chooseTab,
+  ROUTE.createUploadUrl,
+  ROUTE.startConversion,
+  ROUTE.readConversion,
+  ROUTE.forgetConversion,
+  ROUTE.readDocumentAnswers,
+  ROUTE.deleteDocument,
+  ROUTE.readDocumentThumbnail,
+  ROUTE.requestApplicationPdf,
+  ROUTE.downloadApplicationPdf,
+] as const;
+
+export function isApplicantRoute(route: string): boolean {
+  return (APPLICANT_ROUTES as readonly string[]).includes(route);
+}
+
+function grantAll<const R extends Route, const A extends Access>(
+  routes: readonly R[],
+  access: A,
+): { readonly [K in R]: A } {
+  return Object.fromEntries(routes.map((route) => [route, access])) as { readonly [K in R]: A };
+}
+
 /** Every route of endpoint-routes.ts with its access; a route left out does not compile. */
 export const ENDPOINT_ACCESS = {
+  .../* @__PURE__ */ grantAll(APPLICANT_ROUTES, APPLICANT),
   [ROUTE.health]: PUBLIC,
   [ROUTE.readPartner]: PUBLIC,
 
@@ -65,31 +104,9 @@ export const ENDPOINT_ACCESS = {
   [ROUTE.login]: PUBLIC,
   [ROUTE.forgotPassword]: PUBLIC,
   [ROUTE.resetPassword]: PUBLIC,
-  [ROUTE.logout]: APPLICANT,
 
-  [ROUTE.readProfile]: APPLICANT,
-  [ROUTE.saveAnswers]: APPLICANT,
-  [ROUTE.saveLastPage]: APPLICANT,
-  [ROUTE.advanceWebStatus]: APPLICANT,
-  [ROUTE.saveValidations]: APPLICANT,
-  [ROUTE.submit]: APPLICANT,
-  [ROUTE.readAddAnother]: APPLICANT,
-  [ROUTE.saveAddAnother]: APPLICANT,
-  [ROUTE.readTabs]: APPLICANT,
-  [ROUTE.chooseTab]: APPLICANT,
   // The prefill link's token is the visitor's only credential.
   [ROUTE.readTemporaryAnswers]: PUBLIC,
-
-  [ROUTE.createUploadUrl]: APPLICANT,
-  [ROUTE.startConversion]: APPLICANT,
-  [ROUTE.readConversion]: APPLICANT,
-  [ROUTE.forgetConversion]: APPLICANT,
-  [ROUTE.readDocumentAnswers]: APPLICANT,
-  [ROUTE.deleteDocument]: APPLICANT,
-  [ROUTE.readDocumentThumbnail]: APPLICANT,
-
-  [ROUTE.requestApplicationPdf]: APPLICANT,
-  [ROUTE.downloadApplicationPdf]: APPLICANT,
 
   [ROUTE.readServicePrint]: { kind: 'service-token', scopes: ['read'] },
   [ROUTE.downloadServicePdf]: { kind: 'service-token', scopes: ['read', 'export'] },

@@ -3,7 +3,7 @@
 // that endpoint in @admissions/api-contract's ENDPOINTS, so a wrong method (no such route), a
 // wrong body or a wrong answer type does not compile. Only the types of ENDPOINTS are imported:
 // the route itself is the one string the bundle carries ("PUT /api/answer"), no schema.
-import { ENDPOINT_ACCESS } from '@admissions/api-contract';
+import { isApplicantRoute } from '@admissions/api-contract';
 import type {
   EndpointInput,
   EndpointOf,
@@ -65,7 +65,7 @@ export function callApi<R extends JsonRoute>(
     body?: unknown;
   };
   const uri = buildEndpointUri(route.slice(space + 1), params, query);
-  const sessionRedirect = options?.sessionRedirect ?? ENDPOINT_ACCESS[route].kind === 'applicant';
+  const sessionRedirect = options?.sessionRedirect ?? isApplicantRoute(route);
   return fetchJson<CallResponse<R>>(uri, route.slice(0, space) as HttpMethod, body, {
     ...options,
     sessionRedirect,
