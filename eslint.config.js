@@ -129,6 +129,27 @@ export default tseslint.config(
     rules: { 'owners/no-foreign-table-write': 'error' },
   },
   {
+    // Every route declares who may call it (packages/api-contract endpoint-access.ts): a route is
+    // registered through registerEndpoint or platform/http/access.ts's registerRoute, never with
+    // Fastify's own route methods, which take no access.
+    files: ['services/api/src/**/*.ts'],
+    ignores: [
+      'services/api/src/platform/http/access.ts',
+      'services/api/src/platform/http/register-endpoint.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.type='MemberExpression'][callee.object.name=/^(app|fastify|instance|server|scope|child)$/][callee.property.name=/^(route|get|post|put|patch|delete|head|options|all)$/]",
+          message:
+            'A route without declared access: register it with registerEndpoint (an endpoint of @admissions/api-contract) or registerRoute (platform/http/access.ts).',
+        },
+      ],
+    },
+  },
+  {
     // Command-line tools and benchmarks talk to a terminal on purpose.
     files: [
       'services/api/src/boot/cli.ts',

@@ -126,4 +126,31 @@ describe('lint keeps the layers', { timeout: 120_000 }, () => {
     const messages = await lintMessages([file]);
     expect(messages.map((m) => m.rule)).toContain('import-x/no-restricted-paths');
   });
+
+  it('refuses a route without declared access, and allows one through registerRoute', async () => {
+    const bare = writeSource(
+      'services/api/src/modules/lookup/zz-lint-probe-route.ts',
+      "import type { FastifyInstance } from 'fastify';\n" +
+        'export function probe(app: FastifyInstance): void {\n' +
+        "  app.get('/zz-probe', async () => ({ ok: true }));\n" +
+        '}\n',
+    );
+    const declared = writeSource(
+      'services/api/src/modules/lookup/zz-lint-probe-declared.ts',
+      "import type { FastifyInstance } from 'fastify';\n" +
+        "import { registerRoute } from '../../platform/http/access';\n" +
+        'export function probe(app: FastifyInstance): void {\n' +
+        "  registerRoute(app, { kind: 'public' }, {\n" +
+        "    method: 'GET',\n" +
+        "    url: '/zz-probe',\n" +
+        '    handler: async () => ({ ok: true }),\n' +
+        '  });\n' +
+        '}\n',
+    );
+    expect(await lintMessages([bare])).toContainEqual({
+      rule: 'no-restricted-syntax',
+      text: expect.stringContaining('A route without declared access') as string,
+    });
+    expect(await lintMessages([declared])).toEqual([]);
+  });
 });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '@admissions/api-contract';
 import { ServerError, UnauthorizedError } from '../src/shared/api/errors';
+import { callApi } from '../src/shared/api/call-api';
 import { fetchJson } from '../src/shared/api/fetch-handler';
 import { setUnauthorizedHandler } from '../src/shared/api/session-events';
 import { stubFetch } from './support/fetch-stub';
@@ -52,19 +53,34 @@ describe('fetchJson', () => {
     await expect(fetchJson('/api/profile', 'GET')).rejects.toThrow(MESSAGES.unexpected);
   });
 
-  it('ends the session on a 401 from the applicant API', async () => {
+  it('ends the session on a 401 from a route of applicant access', async () => {
     connect();
     stubFetch({ 'GET /api/profile': { status: 401, body: { message: 'Unauthorized' } } });
-    const call = fetchJson('/api/profile', 'GET');
+    const call = callApi('GET /api/profile');
     await expect(call).rejects.toBeInstanceOf(UnauthorizedError);
     await expect(call).rejects.toThrow(MESSAGES.sessionInvalid);
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
   });
 
-  it('leaves a refused login (401 on /public) to the card that asked', async () => {
+  it('leaves a refused login (401 on a public route) to the card that asked', async () => {
     connect();
     stubFetch({ 'POST /public/login': { status: 401, body: { message: MESSAGES.loginFailed } } });
-    await expect(fetchJson('/public/login', 'POST', {})).rejects.toThrow(MESSAGES.loginFailed);
+    const call = callApi('POST /public/login', { body: { username: 'a@b.c', password: 'x' } });
+    await expect(call).rejects.toThrow(MESSAGES.loginFailed);
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+
+  it('leaves a 401 of a staff or service-token route to its caller, whatever the path', async () => {
+    connect();
+    const staffMessage = 'Your staff session has ended.';
+    stubFetch({
+      'GET /staff/api/me': { status: 401, body: { message: staffMessage } },
+      'GET /service/tmp-pdf': { status: 401, body: { message: 'expired' } },
+    });
+    await expect(callApi('GET /staff/api/me')).rejects.toThrow(staffMessage);
+    await expect(
+      callApi('GET /service/tmp-pdf', { query: { service_token: 't' } }),
+    ).rejects.toThrow('expired');
     expect(onUnauthorized).not.toHaveBeenCalled();
   });
 });

@@ -2,6 +2,7 @@
 // codes it can answer with; and the types both sides read from one (request, response, input).
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { ErrorCode } from './error-codes';
+import { ENDPOINT_ACCESS, accessErrors, type Access, type AccessErrors } from './endpoint-access';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type RouteMethod<R extends string> = R extends `${infer M extends HttpMethod} ${string}`
@@ -22,7 +23,10 @@ export interface EndpointSpec {
   readonly body?: TSchema;
   /** The success answer: one status and its schema (FileResponse for a file). */
   readonly response: { readonly [S in SuccessStatus]?: TSchema };
-  /** Every code it can answer with; the status of each comes from ERROR_CODES. */
+  /**
+   * Every code it can answer with but its access refusals (added from endpoint-access.ts); the
+   * status of each comes from ERROR_CODES.
+   */
   readonly errors: readonly ErrorCode[];
   /** An error status whose body is more than ErrorResponse (submit's 422 carries `errors`). */
   readonly errorBodies?: { readonly [status: number]: TSchema };
@@ -34,6 +38,8 @@ export interface EndpointSpec {
 
 /** Any endpoint; each of ENDPOINTS has its own literal route, method and path. */
 export type Endpoint = EndpointSpec & {
+  /** Who may call it (endpoint-access.ts): the server's guard and 401/403 answers come from it. */
+  readonly access: Access;
   readonly route: string;
   readonly method: HttpMethod;
   readonly path: string;
@@ -47,12 +53,33 @@ export function routePath<R extends string>(route: R): RoutePath<R> {
   return route.slice(route.indexOf(' ') + 1) as RoutePath<R>;
 }
 
-/** One endpoint: the route from endpoint-routes.ts, with its method and path split out. */
-export function defineEndpoint<const R extends string, const S extends EndpointSpec>(
+type AccessibleRoute = keyof typeof ENDPOINT_ACCESS;
+
+/**
+ * One endpoint: the route from endpoint-routes.ts, with its method and path split out, its
+ * access from endpoint-access.ts, and the refusals of that access added to its errors.
+ */
+export function defineEndpoint<const R extends AccessibleRoute, const S extends EndpointSpec>(
   route: R,
   spec: S,
-): S & { readonly route: R; readonly method: RouteMethod<R>; readonly path: RoutePath<R> } {
-  return { ...spec, route, method: routeMethod(route), path: routePath(route) };
+): Omit<S, 'errors'> & {
+  readonly errors: readonly (
+    S['errors'][number] | AccessErrors<(typeof ENDPOINT_ACCESS)[R]>[number]
+  )[];
+  readonly access: (typeof ENDPOINT_ACCESS)[R];
+  readonly route: R;
+  readonly method: RouteMethod<R>;
+  readonly path: RoutePath<R>;
+} {
+  const access = ENDPOINT_ACCESS[route];
+  return {
+    ...spec,
+    errors: [...accessErrors(access), ...spec.errors],
+    access,
+    route,
+    method: routeMethod(route),
+    path: routePath(route),
+  };
 }
 
 type SchemaAt<E, K extends 'params' | 'query' | 'body'> = E extends {

@@ -91,11 +91,7 @@ const WRITE = [
   'SERVICE_READ_ONLY',
   'REQUEST_TIMEOUT',
 ] as const;
-const SESSION = ['SESSION_INVALID'] as const;
-const STAFF = ['STAFF_SESSION_INVALID'] as const;
-const EXPORTER = ['STAFF_SESSION_INVALID', 'STAFF_FORBIDDEN'] as const;
-const API_KEY = ['API_KEY_INVALID', 'API_KEY_SCOPE'] as const;
-const SERVICE_TOKEN = ['SERVICE_TOKEN_INVALID', 'SERVICE_TOKEN_EXPIRED'] as const;
+// The refusals of an endpoint's access (401, 403) come from its entry in endpoint-access.ts.
 // Every write of the applicant's own application once it is submitted.
 const OPEN = ['ALREADY_SUBMITTED', 'NO_APPLICATION'] as const;
 
@@ -174,75 +170,75 @@ export const ENDPOINTS = {
     summary: 'Log out: ends the session on the server and clears the cookies',
     response: { 200: MessageResponse },
     // A GET that changes state: the cross-site guard covers it (http/request-guard.ts).
-    errors: [...ANY, ...SESSION, 'CROSS_SITE'],
+    errors: [...ANY, 'CROSS_SITE'],
   }),
 
   readProfile: defineEndpoint(ROUTE.readProfile, {
     tags: application,
     summary: "The applicant's saved answers, logins and progress",
     response: { 200: ProfileResponse },
-    errors: [...ANY, ...SESSION],
+    errors: [...ANY],
   }),
   saveAnswers: defineEndpoint(ROUTE.saveAnswers, {
     tags: application,
     summary: 'Merge answers into the saved application (atomic; unknown keys refused)',
     body: AnswerPatch,
     response: { 200: MessageResponse },
-    errors: [...WRITE, ...SESSION, ...OPEN, 'INVALID_ANSWER'],
+    errors: [...WRITE, ...OPEN, 'INVALID_ANSWER'],
   }),
   saveLastPage: defineEndpoint(ROUTE.saveLastPage, {
     tags: application,
     summary: 'Remember the page the applicant is on',
     body: LastPageBody,
     response: { 200: MessageResponse },
-    errors: [...WRITE, ...SESSION, ...OPEN],
+    errors: [...WRITE, ...OPEN],
   }),
   advanceWebStatus: defineEndpoint(ROUTE.advanceWebStatus, {
     tags: application,
     summary: 'Advance the web status (idempotent, forward-only)',
     body: WebStatusBody,
     response: { 200: MessageResponse },
-    errors: [...WRITE, ...SESSION, ...OPEN, 'SUBMIT_REQUIRED'],
+    errors: [...WRITE, ...OPEN, 'SUBMIT_REQUIRED'],
   }),
   saveValidations: defineEndpoint(ROUTE.saveValidations, {
     tags: application,
     summary: 'Store the latest error map shown to the applicant',
     body: ValidationsBody,
     response: { 200: MessageResponse },
-    errors: [...WRITE, ...SESSION, ...OPEN, 'INVALID_ANSWER'],
+    errors: [...WRITE, ...OPEN, 'INVALID_ANSWER'],
   }),
   submit: defineEndpoint(ROUTE.submit, {
     tags: application,
     summary: 'Validate on the server and freeze the application',
     response: { 200: MessageResponse },
-    errors: [...WRITE, ...SESSION, ...OPEN, 'CONVERSION_PENDING', 'MISSING_INFORMATION'],
+    errors: [...WRITE, ...OPEN, 'CONVERSION_PENDING', 'MISSING_INFORMATION'],
     errorBodies: { 422: SubmitErrorResponse },
   }),
   readAddAnother: defineEndpoint(ROUTE.readAddAnother, {
     tags: application,
     summary: 'Blocks shown per add-another button',
     response: { 200: AddAnotherResponse },
-    errors: [...ANY, ...SESSION],
+    errors: [...ANY],
   }),
   saveAddAnother: defineEndpoint(ROUTE.saveAddAnother, {
     tags: application,
     summary: 'Set the number of blocks of an add-another button (1 to its maximum)',
     body: AddAnotherBody,
     response: { 200: MessageResponse },
-    errors: [...WRITE, ...SESSION, ...OPEN, 'UNKNOWN_BUTTON', 'TOO_MANY'],
+    errors: [...WRITE, ...OPEN, 'UNKNOWN_BUTTON', 'TOO_MANY'],
   }),
   readTabs: defineEndpoint(ROUTE.readTabs, {
     tags: application,
     summary: 'Chosen tab per tab group',
     response: { 200: TabsResponse },
-    errors: [...ANY, ...SESSION],
+    errors: [...ANY],
   }),
   chooseTab: defineEndpoint(ROUTE.chooseTab, {
     tags: application,
     summary: 'Choose a tab; clears the answers of the tab left',
     body: TabsBody,
     response: { 200: MessageResponse },
-    errors: [...WRITE, ...SESSION, ...OPEN, 'UNKNOWN_TAB', 'CONVERSION_IN_PROGRESS'],
+    errors: [...WRITE, ...OPEN, 'UNKNOWN_TAB', 'CONVERSION_IN_PROGRESS'],
   }),
   readTemporaryAnswers: defineEndpoint(ROUTE.readTemporaryAnswers, {
     tags: application,
@@ -258,7 +254,7 @@ export const ENDPOINTS = {
       'An upload link for one file question: that key only, 1 B–1 MB, 10 minutes, one upload; 429 past 3 uploads or 5 MB in flight',
     body: PresignedUrlBody,
     response: { 200: PresignedUrlResponse },
-    errors: [...WRITE, ...SESSION, ...OPEN, 'NOT_A_FILE_QUESTION', 'TOO_MANY_UPLOADS'],
+    errors: [...WRITE, ...OPEN, 'NOT_A_FILE_QUESTION', 'TOO_MANY_UPLOADS'],
   }),
   startConversion: defineEndpoint(ROUTE.startConversion, {
     tags: documents,
@@ -268,7 +264,6 @@ export const ENDPOINTS = {
     response: { 200: ConversionStatusResponse },
     errors: [
       ...WRITE,
-      ...SESSION,
       ...OPEN,
       'NOT_A_FILE_QUESTION',
       'UPLOAD_UNKNOWN',
@@ -281,20 +276,20 @@ export const ENDPOINTS = {
     summary: 'Conversion status: COMPLETED, FAILED, IN_PROGRESS, UNPROCESSED or NOT_ANSWERED',
     params: DocumentKeyParams,
     response: { 200: ConversionStatusResponse },
-    errors: [...ANY, ...SESSION, 'NOT_A_FILE_QUESTION'],
+    errors: [...ANY, 'NOT_A_FILE_QUESTION'],
   }),
   forgetConversion: defineEndpoint(ROUTE.forgetConversion, {
     tags: documents,
     summary: 'Forget the conversion (after a failure); a converted document stays',
     params: DocumentKeyParams,
     response: { 200: MessageResponse },
-    errors: [...WRITE, ...SESSION, ...OPEN, 'NOT_A_FILE_QUESTION', 'CONVERSION_IN_PROGRESS'],
+    errors: [...WRITE, ...OPEN, 'NOT_A_FILE_QUESTION', 'CONVERSION_IN_PROGRESS'],
   }),
   readDocumentAnswers: defineEndpoint(ROUTE.readDocumentAnswers, {
     tags: documents,
     summary: 'Converted documents per file question: file name and size',
     response: { 200: DocumentAnswersResponse },
-    errors: [...ANY, ...SESSION],
+    errors: [...ANY],
   }),
   readDocumentThumbnail: defineEndpoint(ROUTE.readDocumentThumbnail, {
     tags: documents,
@@ -308,14 +303,14 @@ export const ENDPOINTS = {
     query: DocumentThumbnailQuery,
     produces: ['image/png', 'application/json'],
     response: { 200: PngFileResponse },
-    errors: [...ANY, ...SESSION, 'NOT_A_FILE_QUESTION', 'NOT_FOUND'],
+    errors: [...ANY, 'NOT_A_FILE_QUESTION', 'NOT_FOUND'],
   }),
   deleteDocument: defineEndpoint(ROUTE.deleteDocument, {
     tags: documents,
     summary: 'Delete the document of a file question and clear its answer',
     params: DocumentKeyParams,
     response: { 200: MessageResponse },
-    errors: [...WRITE, ...SESSION, ...OPEN, 'NOT_A_FILE_QUESTION', 'CONVERSION_IN_PROGRESS'],
+    errors: [...WRITE, ...OPEN, 'NOT_A_FILE_QUESTION', 'CONVERSION_IN_PROGRESS'],
   }),
 
   requestApplicationPdf: defineEndpoint(ROUTE.requestApplicationPdf, {
@@ -327,7 +322,7 @@ export const ENDPOINTS = {
       'and COMPLETED with `url`, a same-origin link valid for 5 minutes and only with the ' +
       "owner's session. FAILED carries a message to show; a call a minute later tries again.",
     response: { 200: ApplicationPdfResponse },
-    errors: [...ANY, ...SESSION],
+    errors: [...ANY],
   }),
   downloadApplicationPdf: defineEndpoint(ROUTE.downloadApplicationPdf, {
     tags: application,
@@ -339,7 +334,7 @@ export const ENDPOINTS = {
     query: DownloadLinkQuery,
     produces: pdf,
     response: { 200: PdfFileResponse },
-    errors: [...ANY, ...SESSION, 'LINK_INVALID', 'LINK_EXPIRED', 'PDF_STALE'],
+    errors: [...ANY, 'LINK_INVALID', 'LINK_EXPIRED', 'PDF_STALE'],
   }),
 
   readServicePrint: defineEndpoint(ROUTE.readServicePrint, {
@@ -352,7 +347,7 @@ export const ENDPOINTS = {
       'invalid, tampered or expired token; 403: any method but GET.',
     query: ServiceTokenQuery,
     response: { 200: ServicePrintResponse },
-    errors: [...ANY, ...SERVICE_TOKEN, 'SERVICE_READ_ONLY', 'SERVICE_TOKEN_SCOPE'],
+    errors: [...ANY, 'SERVICE_READ_ONLY'],
   }),
   downloadServicePdf: defineEndpoint(ROUTE.downloadServicePdf, {
     tags: service,
@@ -364,7 +359,7 @@ export const ENDPOINTS = {
     query: ServiceTokenQuery,
     produces: pdf,
     response: { 200: PdfFileResponse },
-    errors: [...ANY, ...SERVICE_TOKEN, 'SERVICE_READ_ONLY', 'PDF_UNAVAILABLE'],
+    errors: [...ANY, 'SERVICE_READ_ONLY', 'PDF_UNAVAILABLE'],
   }),
 
   startStaffOidc: defineEndpoint(ROUTE.startStaffOidc, {
@@ -418,7 +413,7 @@ export const ENDPOINTS = {
     summary: 'Local staff sign-in, step 2: the TOTP code (confirms the enrolment the first time)',
     body: StaffTotpBody,
     response: { 200: StaffMeResponse },
-    errors: [...WRITE, ...STAFF, 'TOTP_REJECTED', 'ACCOUNT_LOCKED'],
+    errors: [...WRITE, 'TOTP_REJECTED', 'ACCOUNT_LOCKED'],
   }),
   staffSetup: defineEndpoint(ROUTE.staffSetup, {
     tags: staff,
@@ -437,14 +432,14 @@ export const ENDPOINTS = {
     tags: staff,
     summary: 'The signed-in staff member',
     response: { 200: StaffMeResponse },
-    errors: [...ANY, ...STAFF],
+    errors: [...ANY],
   }),
   listStaffApplications: defineEndpoint(ROUTE.listStaffApplications, {
     tags: staff,
     summary: 'Applications: search (name or e-mail, accent-insensitive), filter, sort, page',
     query: StaffListQuery,
     response: { 200: StaffListResponse },
-    errors: [...ANY, ...STAFF],
+    errors: [...ANY],
   }),
   readStaffApplication: defineEndpoint(ROUTE.readStaffApplication, {
     tags: staff,
@@ -452,7 +447,7 @@ export const ENDPOINTS = {
     description: 'Writes one service_audit row naming the staff member. 404 unknown id.',
     params: StaffApplicationParams,
     response: { 200: StaffApplicationResponse },
-    errors: [...ANY, ...STAFF, 'NOT_FOUND'],
+    errors: [...ANY, 'NOT_FOUND'],
   }),
   downloadStaffApplicationPdf: defineEndpoint(ROUTE.downloadStaffApplicationPdf, {
     tags: staff,
@@ -461,7 +456,7 @@ export const ENDPOINTS = {
     params: StaffApplicationParams,
     produces: pdf,
     response: { 200: PdfFileResponse },
-    errors: [...ANY, ...STAFF, 'NOT_FOUND', 'PDF_UNAVAILABLE'],
+    errors: [...ANY, 'NOT_FOUND', 'PDF_UNAVAILABLE'],
   }),
   startStaffExport: defineEndpoint(ROUTE.startStaffExport, {
     tags: staff,
@@ -471,20 +466,20 @@ export const ENDPOINTS = {
       '403 for readers; 409 while another export of this exporter runs.',
     body: StaffExportBody,
     response: { 202: StaffExportResponse },
-    errors: [...WRITE, ...EXPORTER, 'EXPORT_RUNNING'],
+    errors: [...WRITE, 'EXPORT_RUNNING'],
   }),
   listStaffExports: defineEndpoint(ROUTE.listStaffExports, {
     tags: staff,
     summary: "The exporter's 20 latest exports, newest first",
     response: { 200: StaffExportListResponse },
-    errors: [...ANY, ...EXPORTER],
+    errors: [...ANY],
   }),
   readStaffExport: defineEndpoint(ROUTE.readStaffExport, {
     tags: staff,
     summary: "An export's progress (its exporter only)",
     params: StaffApplicationParams,
     response: { 200: StaffExportResponse },
-    errors: [...ANY, ...EXPORTER, 'NOT_FOUND'],
+    errors: [...ANY, 'NOT_FOUND'],
   }),
   downloadStaffExport: defineEndpoint(ROUTE.downloadStaffExport, {
     tags: staff,
@@ -495,14 +490,7 @@ export const ENDPOINTS = {
     params: StaffApplicationParams,
     produces: ['application/zip', 'application/pdf', 'application/json'],
     response: { 200: ExportFileResponse },
-    errors: [
-      ...ANY,
-      ...EXPORTER,
-      'NOT_FOUND',
-      'EXPORT_NOT_READY',
-      'EXPORT_EXPIRED',
-      'EXPORT_UNAUDITED',
-    ],
+    errors: [...ANY, 'NOT_FOUND', 'EXPORT_NOT_READY', 'EXPORT_EXPIRED', 'EXPORT_UNAUDITED'],
   }),
 
   mintServiceToken: defineEndpoint(ROUTE.mintServiceToken, {
@@ -515,7 +503,7 @@ export const ENDPOINTS = {
       'each read is audited with the token id. 401 missing, invalid or revoked key; 404 unknown applicant.',
     body: ServiceTokenBody,
     response: { 200: ServiceTokenResponse },
-    errors: [...WRITE, ...API_KEY, 'NOT_FOUND'],
+    errors: [...WRITE, 'NOT_FOUND'],
   }),
   listServiceApplications: defineEndpoint(ROUTE.listServiceApplications, {
     tags: service,
@@ -524,7 +512,7 @@ export const ENDPOINTS = {
     description: 'API key scope read or export. 401 missing, invalid or revoked key.',
     query: StaffListQuery,
     response: { 200: StaffListResponse },
-    errors: [...ANY, ...API_KEY, 'SERVICE_READ_ONLY'],
+    errors: [...ANY, 'SERVICE_READ_ONLY'],
   }),
 
   lookupFind: defineEndpoint(ROUTE.lookupFind, {

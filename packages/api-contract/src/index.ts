@@ -5,6 +5,7 @@ export * from './routes';
 export * from './paths';
 export * as ENDPOINT_ROUTES from './endpoint-routes';
 export * from './endpoint';
+export * from './endpoint-access';
 export * from './endpoints';
 export * from './error-codes';
 export * from './messages';

@@ -17,6 +17,7 @@ import {
   registerEndpoint,
   type EndpointApp,
 } from '../src/platform/http/register-endpoint';
+import { provideAccessGuard, registerAccessControl } from '../src/platform/http/access';
 import { AppError } from '../src/platform/lib/app-error';
 
 // Never called: compiled only.
@@ -57,6 +58,9 @@ export function wrongUsesDoNotCompile(app: EndpointApp): void {
 describe('registerEndpoint', () => {
   it('registers the declared method and path, and answers through the declared schemas', async () => {
     const app = Fastify().withTypeProvider<TypeBoxTypeProvider>();
+    registerAccessControl(app);
+    // Every caller passes here: this test is about the schemas (access-matrix.test.ts is about access).
+    provideAccessGuard(app, 'applicant', async () => {});
     registerEndpoint(app, ENDPOINTS.chooseTab, {
       handler: async (request) => ({ message: `chose ${request.body.chosen_tab}` }),
     });
@@ -71,6 +75,24 @@ describe('registerEndpoint', () => {
     expect(ok.json()).toEqual({ message: 'chose b' });
     const refused = await app.inject({ method: 'PUT', url: '/api/tabs', payload: { tab: 'a' } });
     expect(refused.statusCode).toBe(400);
+    await app.close();
+  });
+
+  it('will not start with a route whose declared access no module guards', async () => {
+    const app = Fastify().withTypeProvider<TypeBoxTypeProvider>();
+    registerAccessControl(app);
+    registerEndpoint(app, ENDPOINTS.chooseTab, {
+      handler: async () => ({ message: 'never' }),
+    });
+    await expect(app.ready()).rejects.toThrow('no guard for routes of applicant access');
+  });
+
+  it('will not register a route without declared access', async () => {
+    const app = Fastify();
+    registerAccessControl(app);
+    expect(() => app.get('/undeclared', async () => ({}))).toThrow(
+      'GET /undeclared declares no access',
+    );
     await app.close();
   });
 

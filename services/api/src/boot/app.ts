@@ -14,6 +14,11 @@ import { AppError } from '../platform/lib/app-error';
 import type { MailJob } from '../modules/mail';
 import { registerErrorHandling } from '../platform/http/error-handler';
 import { registerEndpoint } from '../platform/http/register-endpoint';
+import {
+  documentAccess,
+  registerAccessControl,
+  registerPublicPlugin,
+} from '../platform/http/access';
 import { registerRequestLog } from '../platform/http/request-log';
 import { createLazyRequestLogger } from '../platform/logging/lazy-request-logger';
 import { compileValidator } from '../platform/http/validator';
@@ -99,6 +104,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     schemaController: lazySerializerController,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(compileValidatorLazily(compileValidator));
+  // First: every route after this one declares who may call it, or the app does not start.
+  registerAccessControl(app);
 
   // Only JSON bodies: a text/plain POST is what a cross-site HTML form can send without CORS.
   app.removeContentTypeParser('text/plain');
@@ -116,6 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.metrics) registerMetrics(app, deps.metrics, config);
   await app.register(cookie);
   await app.register(swagger, {
+    transform: documentAccess,
     openapi: {
       info: {
         title: 'Admissions application API',
@@ -136,16 +144,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (config.enableDocs) {
     // Loaded only where the UI is on (off by default).
     const { default: swaggerUi } = await import('@fastify/swagger-ui');
-    await app.register(swaggerUi, {
-      routePrefix: '/docs',
-      staticCSP: true,
-      // The UI's own policy, hardened like every other page (docs/design-decisions.md, 11): it uses no <base>
-      // and is never framed.
-      transformStaticCSP: (header) =>
-        header
-          .replace("base-uri 'self'", "base-uri 'none'")
-          .replace("frame-ancestors 'self'", "frame-ancestors 'none'"),
-    });
+    await registerPublicPlugin(app, () =>
+      app.register(swaggerUi, {
+        routePrefix: '/docs',
+        staticCSP: true,
+        // The UI's own policy, hardened like every other page (docs/design-decisions.md, 11): it uses no <base>
+        // and is never framed.
+        transformStaticCSP: (header) =>
+          header
+            .replace("base-uri 'self'", "base-uri 'none'")
+            .replace("frame-ancestors 'self'", "frame-ancestors 'none'"),
+      }),
+    );
   }
 
   registerEndpoint(app, ENDPOINTS.health, {
@@ -168,10 +178,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const cookies: CookieSettings = { secure: isHttps(config), clientId: config.loginMarkerClientId };
   app.decorateRequest('sessionUser', null);
-  const requireSession = registerSessionGate(
-    app,
-    createRequireSession(database.db, clock, cookies),
-  );
+  registerSessionGate(app, createRequireSession(database.db, clock, cookies));
   const auth = createAuthService({
     db: database.db,
     clock,
@@ -180,7 +187,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     openApplication,
   });
 
-  await app.register(authRoutes, { config, auth, db: database.db, clock, cookies, requireSession });
+  await app.register(authRoutes, { config, auth, db: database.db, clock, cookies });
   const documentService = createDocumentService({
     db: database.db,
     storage: deps.storage,
@@ -197,8 +204,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sendMail: deps.sendMail,
     files: documentService,
   });
-  await app.register(applicationRoutes, { config, service: applicationService, requireSession });
-  await app.register(documentRoutes, { service: documentService, requireSession });
+  await app.register(applicationRoutes, { config, service: applicationService });
+  await app.register(documentRoutes, { service: documentService });
   if (deps.storage.kind === 'local') {
     const { store } = documentService;
     await app.register(localUploadRoute, {
@@ -221,7 +228,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     enqueue: deps.enqueuePdf,
     render: deps.renderPdf,
   });
-  await app.register(pdfRoutes, { service: pdfService, requireSession });
+  await app.register(pdfRoutes, { service: pdfService });
   await app.register(serviceRoutes, {
     config,
     db: database.db,

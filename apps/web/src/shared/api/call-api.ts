@@ -3,6 +3,7 @@
 // that endpoint in @admissions/api-contract's ENDPOINTS, so a wrong method (no such route), a
 // wrong body or a wrong answer type does not compile. Only the types of ENDPOINTS are imported:
 // the route itself is the one string the bundle carries ("PUT /api/answer"), no schema.
+import { isApplicantRoute } from '@admissions/api-contract';
 import type {
   EndpointInput,
   EndpointOf,
@@ -48,7 +49,11 @@ export function buildEndpointUri(
   return uri;
 }
 
-/** One call (docs/api.md): errors as fetchJson turns them out (401 handling, the server's message). */
+/**
+ * One call (docs/api.md): errors as fetchJson turns them out (the server's message). A 401 ends
+ * the applicant's session only on a route of `applicant` access (endpoint-access.ts): elsewhere
+ * it is a refused sign-in or another kind of session, left to the caller.
+ */
 export function callApi<R extends JsonRoute>(
   route: R,
   ...[input, options]: CallArgs<R>
@@ -60,5 +65,9 @@ export function callApi<R extends JsonRoute>(
     body?: unknown;
   };
   const uri = buildEndpointUri(route.slice(space + 1), params, query);
-  return fetchJson<CallResponse<R>>(uri, route.slice(0, space) as HttpMethod, body, options);
+  const sessionRedirect = options?.sessionRedirect ?? isApplicantRoute(route);
+  return fetchJson<CallResponse<R>>(uri, route.slice(0, space) as HttpMethod, body, {
+    ...options,
+    sessionRedirect,
+  });
 }

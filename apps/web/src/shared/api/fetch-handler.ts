@@ -6,8 +6,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export interface FetchOptions {
   /**
-   * A 401 normally ends the session in the SPA (cache cleared, sent to /login). Public routes
-   * answer 401 for wrong credentials, and the idle logout handles its own expiry, so they opt out.
+   * Whether a 401 ends the applicant's session in the SPA (cache cleared, sent to /login). callApi
+   * sets it from the endpoint's declared access (only an `applicant` route's 401 means the
+   * session ended); the idle logout handles its own expiry, so it opts out.
    */
   sessionRedirect?: boolean;
 }
@@ -45,8 +46,7 @@ export async function fetchJson<T>(
 
   const message = readMessage(body) ?? MESSAGES.unexpected;
   if (response.status === 401) {
-    const sessionRedirect = options.sessionRedirect ?? !uri.startsWith('/public/');
-    if (sessionRedirect) {
+    if (options.sessionRedirect === true) {
       notifyUnauthorized();
       throw new UnauthorizedError(MESSAGES.sessionInvalid);
     }

@@ -15,7 +15,7 @@ export async function fetchLookupItems(
   const query = { text: text.slice(0, 200), category, max_results: LOOKUP_MAX_RESULTS };
   try {
     signal?.throwIfAborted();
-    const items = await callApi('GET /lookup/find', { query }, { sessionRedirect: false });
+    const items = await callApi('GET /lookup/find', { query });
     return Array.isArray(items) ? items : [];
   } catch {
     return [];
@@ -28,11 +28,7 @@ export async function fetchLookupRecord(
   id: string,
 ): Promise<LookupRecord | null> {
   try {
-    const record = await callApi(
-      'GET /lookup/find',
-      { query: { id, category } },
-      { sessionRedirect: false },
-    );
+    const record = await callApi('GET /lookup/find', { query: { id, category } });
     // A fetch by id answers one record; a list would be a search's answer.
     return Array.isArray(record) ? null : record;
   } catch {

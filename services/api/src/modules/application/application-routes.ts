@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { registerEndpoint } from '../../platform/http/register-endpoint';
 import { ENDPOINTS, MESSAGES } from '@admissions/api-contract';
 import type { Config } from '../../platform/config';
-import { currentUser, type RequireSession } from '../auth';
+import { currentUser } from '../auth';
 import { publicRouteLimit } from '../../platform/http/security';
 import { sendJsonText } from '../../platform/http/json-text';
 import type { ApplicationService } from './application-service';
@@ -10,18 +10,16 @@ import type { ApplicationService } from './application-service';
 export interface ApplicationRouteOptions {
   config: Config;
   service: ApplicationService;
-  requireSession: RequireSession;
 }
 
 export const applicationRoutes: FastifyPluginAsyncTypebox<ApplicationRouteOptions> = async (
   app,
   options,
 ) => {
-  const { service, requireSession, config } = options;
+  const { service, config } = options;
   const saved = { message: MESSAGES.saved };
 
   registerEndpoint(app, ENDPOINTS.readProfile, {
-    preValidation: requireSession,
     handler: async (request, reply) => {
       const body = await service.readProfileJson(currentUser(request).userId);
       return sendJsonText(reply, body);
@@ -29,7 +27,6 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<ApplicationRouteOption
   });
 
   registerEndpoint(app, ENDPOINTS.saveAnswers, {
-    preValidation: requireSession,
     handler: async (request) => {
       await service.saveAnswers(currentUser(request).userId, request.body);
       return { message: MESSAGES.answersSaved };
@@ -37,7 +34,6 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<ApplicationRouteOption
   });
 
   registerEndpoint(app, ENDPOINTS.saveLastPage, {
-    preValidation: requireSession,
     handler: async (request) => {
       await service.saveLastPage(currentUser(request).userId, request.body.last_page);
       return saved;
@@ -45,7 +41,6 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<ApplicationRouteOption
   });
 
   registerEndpoint(app, ENDPOINTS.advanceWebStatus, {
-    preValidation: requireSession,
     handler: async (request) => {
       await service.advanceWebStatus(currentUser(request).userId, request.body.web_status);
       return saved;
@@ -53,7 +48,6 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<ApplicationRouteOption
   });
 
   registerEndpoint(app, ENDPOINTS.saveValidations, {
-    preValidation: requireSession,
     handler: async (request) => {
       await service.saveValidations(currentUser(request).userId, request.body);
       return saved;
@@ -61,7 +55,6 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<ApplicationRouteOption
   });
 
   registerEndpoint(app, ENDPOINTS.submit, {
-    preValidation: requireSession,
     handler: async (request) => {
       const user = currentUser(request);
       await service.submit(user.userId, user.email);
@@ -70,12 +63,10 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<ApplicationRouteOption
   });
 
   registerEndpoint(app, ENDPOINTS.readAddAnother, {
-    preValidation: requireSession,
     handler: async (request) => service.readAddAnother(currentUser(request).userId),
   });
 
   registerEndpoint(app, ENDPOINTS.saveAddAnother, {
-    preValidation: requireSession,
     handler: async (request) => {
       const { button_id, num_components } = request.body;
       await service.saveAddAnother(currentUser(request).userId, button_id, num_components);
@@ -84,12 +75,10 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<ApplicationRouteOption
   });
 
   registerEndpoint(app, ENDPOINTS.readTabs, {
-    preValidation: requireSession,
     handler: async (request) => service.readTabs(currentUser(request).userId),
   });
 
   registerEndpoint(app, ENDPOINTS.chooseTab, {
-    preValidation: requireSession,
     handler: async (request) => {
       const { tab_id, chosen_tab } = request.body;
       await service.chooseTab(currentUser(request).userId, tab_id, chosen_tab);

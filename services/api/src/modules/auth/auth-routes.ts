@@ -5,7 +5,6 @@ import { publicRouteLimit } from '../../platform/http/security';
 import { registerEndpoint } from '../../platform/http/register-endpoint';
 import type { Clock } from '../../platform/lib/clock';
 import type { AuthService } from './auth-service';
-import type { RequireSession } from './require-session';
 import {
   clearLoginCookies,
   clearSignupCookie,
@@ -23,11 +22,10 @@ export interface AuthRouteOptions {
   db: Db;
   clock: Clock;
   cookies: CookieSettings;
-  requireSession: RequireSession;
 }
 
 export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, options) => {
-  const { auth, cookies, config, db, clock, requireSession } = options;
+  const { auth, cookies, config, db, clock } = options;
   const limited = publicRouteLimit(config);
 
   registerEndpoint(app, ENDPOINTS.signup, {
@@ -74,7 +72,6 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
   });
 
   registerEndpoint(app, ENDPOINTS.logout, {
-    preValidation: requireSession,
     handler: async (request, reply) => {
       if (request.sessionUser)
         await revokeSession(db, request.sessionUser.sessionIdHash, clock.now());

@@ -13,7 +13,7 @@ declare module 'fastify' {
 }
 
 /**
- * preHandler for every /api route: a live server-side session or 401. The marker cookie alone
+ * The check of an `applicant` route (auth/session-gate.ts): a live server-side session or 401. The marker cookie alone
  * grants nothing; a dead session also clears both cookies so the SPA stops believing it.
  */
 export type RequireSession = ReturnType<typeof createRequireSession>;

@@ -1,23 +1,21 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequireSession } from './require-session';
 import { checkBodyType } from '../../platform/http/request-guard';
+import { provideAccessGuard } from '../../platform/http/access';
 
-/** Every route under /api/ needs a session (docs/api.md); the others are public. */
+/** The routes whose declared access is the applicant's session (endpoint-access.ts). */
 function needsSession(request: FastifyRequest): boolean {
-  return request.routeOptions.url?.startsWith('/api/') === true;
+  return request.routeOptions.config.access?.kind === 'applicant';
 }
 
 /**
- * The session of a signed-in route is looked up at onRequest — before the rate limit, which
+ * Guards the routes of `applicant` access. The session of such a route is looked up at onRequest — before the rate limit, which
  * counts signed-in requests per account (http/security.ts), and before anything reads the body —
  * and a request without one is refused at preParsing (401 whatever its body), after the rate
  * limit has counted it per IP. Then the Content-Type of a state change is checked, still before
- * parsing. Returns the routes' preHandler, which reuses the session found here.
+ * parsing. The route's guard (preValidation) then reuses the session found here.
  */
-export function registerSessionGate(
-  app: FastifyInstance,
-  requireSession: RequireSession,
-): RequireSession {
+export function registerSessionGate(app: FastifyInstance, requireSession: RequireSession): void {
   const refusals = new WeakMap<FastifyRequest, unknown>();
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!needsSession(request)) return;
@@ -38,8 +36,8 @@ export function registerSessionGate(
     }
     done(null, payload);
   });
-  return async function requireResolvedSession(request, reply) {
+  provideAccessGuard(app, 'applicant', async (_access, request, reply) => {
     if (request.sessionUser) return;
     await requireSession(request, reply);
-  };
+  });
 }

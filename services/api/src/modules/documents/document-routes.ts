@@ -1,26 +1,23 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { registerEndpoint } from '../../platform/http/register-endpoint';
 import { DOCUMENT_MESSAGES, ENDPOINTS } from '@admissions/api-contract';
-import { currentUser, type RequireSession } from '../auth';
+import { currentUser } from '../auth';
 import type { DocumentService } from './document-service';
 
 export interface DocumentRouteOptions {
   service: DocumentService;
-  requireSession: RequireSession;
 }
 
 export const documentRoutes: FastifyPluginAsyncTypebox<DocumentRouteOptions> = async (
   app,
-  { service, requireSession },
+  { service },
 ) => {
   registerEndpoint(app, ENDPOINTS.createUploadUrl, {
-    preValidation: requireSession,
     handler: async (request) =>
       service.createUploadUrl(currentUser(request).userId, request.body.answer_key),
   });
 
   registerEndpoint(app, ENDPOINTS.startConversion, {
-    preValidation: requireSession,
     handler: async (request) =>
       service.startConversion(
         currentUser(request).userId,
@@ -31,12 +28,10 @@ export const documentRoutes: FastifyPluginAsyncTypebox<DocumentRouteOptions> = a
   });
 
   registerEndpoint(app, ENDPOINTS.readConversion, {
-    preValidation: requireSession,
     handler: async (request) => service.readStatus(currentUser(request).userId, request.params.key),
   });
 
   registerEndpoint(app, ENDPOINTS.forgetConversion, {
-    preValidation: requireSession,
     handler: async (request) => {
       await service.deleteConversion(currentUser(request).userId, request.params.key);
       return { message: DOCUMENT_MESSAGES.deleted };
@@ -44,12 +39,10 @@ export const documentRoutes: FastifyPluginAsyncTypebox<DocumentRouteOptions> = a
   });
 
   registerEndpoint(app, ENDPOINTS.readDocumentAnswers, {
-    preValidation: requireSession,
     handler: async (request) => service.readDocumentAnswers(currentUser(request).userId),
   });
 
   registerEndpoint(app, ENDPOINTS.readDocumentThumbnail, {
-    preValidation: requireSession,
     exposeHeadRoute: false,
     handler: async (request, reply) => {
       const png = await service.readThumbnail(currentUser(request).userId, request.params.key);
@@ -59,7 +52,6 @@ export const documentRoutes: FastifyPluginAsyncTypebox<DocumentRouteOptions> = a
   });
 
   registerEndpoint(app, ENDPOINTS.deleteDocument, {
-    preValidation: requireSession,
     handler: async (request) => {
       await service.deleteDocument(currentUser(request).userId, request.params.key);
       return { message: DOCUMENT_MESSAGES.deleted };

@@ -1,25 +1,22 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { registerEndpoint } from '../../platform/http/register-endpoint';
 import { ENDPOINTS } from '@admissions/api-contract';
-import { currentUser, type RequireSession } from '../auth';
+import { currentUser } from '../auth';
 import type { ApplicationPdfService } from './pdf-service';
 import { sendPdfAttachment } from './pdf-file-name';
 
 export interface PdfRouteOptions {
   service: ApplicationPdfService;
-  requireSession: RequireSession;
 }
 
 export const pdfRoutes: FastifyPluginAsyncTypebox<PdfRouteOptions> = async (app, options) => {
-  const { service, requireSession } = options;
+  const { service } = options;
 
   registerEndpoint(app, ENDPOINTS.requestApplicationPdf, {
-    preValidation: requireSession,
     handler: async (request) => service.requestPdf(currentUser(request).userId),
   });
 
   registerEndpoint(app, ENDPOINTS.downloadApplicationPdf, {
-    preValidation: requireSession,
     exposeHeadRoute: false,
     handler: async (request, reply) => {
       const user = currentUser(request);

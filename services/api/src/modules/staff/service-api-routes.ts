@@ -10,6 +10,7 @@ import { findAccountById } from '../auth';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
 import { publicRouteLimit } from '../../platform/http/security';
+import { provideAccessGuard } from '../../platform/http/access';
 import { mintServiceToken } from '../service';
 import { verifyApiKey, type ApiKeyScope } from './api-keys';
 import { listStaffApplications, type StaffListLabels } from './staff-list';
@@ -29,19 +30,20 @@ export const serviceApiRoutes: FastifyPluginAsyncTypebox<ServiceApiRouteOptions>
 ) => {
   const { db, clock } = options;
 
-  // The key each request authenticated with, checked at preValidation (before the query and the
-  // body are): a caller without a valid key is told 401 whatever it sent.
+  // The key each request authenticated with, checked by the guard of `service` access
+  // (preValidation, before the query and the body are): a caller without a valid key is told 401
+  // whatever it sent.
   const keys = new WeakMap<FastifyRequest, { id: string; scope: ApiKeyScope }>();
-  const requireKey = (scopes: ApiKeyScope[]) => async (request: FastifyRequest) => {
-    keys.set(request, await authenticate(request, scopes));
-  };
+  provideAccessGuard(app, 'service', async (access, request) => {
+    keys.set(request, await authenticate(request, access.scopes));
+  });
   const keyOf = (request: FastifyRequest) => {
     const key = keys.get(request);
     if (!key) throw new AppError('API_KEY_INVALID', STAFF_MESSAGES.apiKeyInvalid);
     return key;
   };
 
-  async function authenticate(request: FastifyRequest, scopes: ApiKeyScope[]) {
+  async function authenticate(request: FastifyRequest, scopes: readonly ApiKeyScope[]) {
     const header = request.headers.authorization ?? '';
     const match = /^Bearer (\S+)$/.exec(header);
     const key = match?.[1] ? await verifyApiKey(db, match[1], clock.now()) : null;
@@ -55,7 +57,6 @@ export const serviceApiRoutes: FastifyPluginAsyncTypebox<ServiceApiRouteOptions>
 
   registerEndpoint(app, ENDPOINTS.mintServiceToken, {
     config: publicRouteLimit(options.config),
-    preValidation: requireKey(['read', 'export']),
     handler: async (request) => {
       const key = keyOf(request);
       const user = await findAccountById(db, request.body.application_id);
@@ -81,7 +82,6 @@ export const serviceApiRoutes: FastifyPluginAsyncTypebox<ServiceApiRouteOptions>
 
   registerEndpoint(app, ENDPOINTS.listServiceApplications, {
     config: publicRouteLimit(options.config),
-    preValidation: requireKey(['read', 'export']),
     handler: async (request) => {
       const key = keyOf(request);
       const answer = await listStaffApplications(db, request.query, options.labels);

@@ -4,7 +4,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { registerEndpoint } from '../../platform/http/register-endpoint';
 import type { StaffApplicationResponse } from '@admissions/api-contract';
 import { ENDPOINTS, MESSAGES, STAFF_MESSAGES, STAFF_ROUTES } from '@admissions/api-contract';
@@ -13,6 +12,7 @@ import type { Db } from '../../platform/db/connect';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
 import { publicRouteLimit } from '../../platform/http/security';
+import { provideAccessGuard } from '../../platform/http/access';
 import type { ApplicationPdfService } from '../print';
 import { createDocumentStore } from '../documents';
 import { sendPdfAttachment } from '../print';
@@ -50,11 +50,12 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
   const requireStaff = createRequireStaff(db, clock, cookies);
   const requirePending = createRequireStaff(db, clock, cookies, 'totp');
   const findStaff = createFindStaff(db, clock, cookies);
-  // With the session, before the body is validated: a reader is told 403, not the body's format.
-  const requireExporter = async (request: FastifyRequest, reply: FastifyReply) => {
-    await requireStaff(request, reply);
-    requireRole(request, 'exporter');
-  };
+  // The routes of `staff` access (endpoint-access.ts). With the session, before the body is
+  // validated: a reader is told 403, not the body's format.
+  provideAccessGuard(app, 'staff', async (access, request, reply) => {
+    await (access.stage === 'totp' ? requirePending : requireStaff)(request, reply);
+    requireRole(request, access.role);
+  });
   app.decorateRequest('staffUser', null);
   // Staff answers name applicants: never cached anywhere.
   app.addHook('onSend', async (_request, reply) => {
@@ -138,7 +139,6 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
 
   registerEndpoint(app, ENDPOINTS.staffTotp, {
     ...limited,
-    preValidation: requirePending,
     handler: async (request, reply) => {
       const pending = currentStaff(request);
       // A new session id for the signed-in state: the right code uses the pending one up.
@@ -174,7 +174,6 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
   });
 
   registerEndpoint(app, ENDPOINTS.readStaffMe, {
-    preValidation: requireStaff,
     handler: async (request) => {
       const user = currentStaff(request);
       return { email: user.email, role: user.role };
@@ -182,7 +181,6 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
   });
 
   registerEndpoint(app, ENDPOINTS.listStaffApplications, {
-    preValidation: requireStaff,
     handler: async (request) => {
       const user = currentStaff(request);
       const answer = await listStaffApplications(db, request.query, options.labels);
@@ -198,7 +196,6 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
   });
 
   registerEndpoint(app, ENDPOINTS.readStaffApplication, {
-    preValidation: requireStaff,
     exposeHeadRoute: false,
     handler: async (request) => {
       const user = currentStaff(request);
@@ -231,7 +228,6 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
   });
 
   registerEndpoint(app, ENDPOINTS.downloadStaffApplicationPdf, {
-    preValidation: requireStaff,
     exposeHeadRoute: false,
     handler: async (request, reply) => {
       const user = currentStaff(request);
@@ -256,7 +252,6 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
   };
 
   registerEndpoint(app, ENDPOINTS.startStaffExport, {
-    preValidation: requireExporter,
     handler: async (request, reply) => {
       const user = currentStaff(request);
       const started = await exportsOf().start(user.staffId, request.body);
@@ -265,7 +260,6 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
   });
 
   registerEndpoint(app, ENDPOINTS.listStaffExports, {
-    preValidation: requireExporter,
     handler: async (request) => {
       const user = currentStaff(request);
       return { exports: await exportsOf().list(user.staffId) };
@@ -273,7 +267,6 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
   });
 
   registerEndpoint(app, ENDPOINTS.readStaffExport, {
-    preValidation: requireExporter,
     handler: async (request) => {
       const user = currentStaff(request);
       return exportsOf().status(user.staffId, request.params.id);
@@ -281,7 +274,6 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
   });
 
   registerEndpoint(app, ENDPOINTS.downloadStaffExport, {
-    preValidation: requireExporter,
     exposeHeadRoute: false,
     handler: async (request, reply) => {
       const user = currentStaff(request);

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Config } from '../config';
 import { AppError, sendAppError } from '../lib/app-error';
+import { registerAccessControl, registerRoute } from './access';
 import type { Database } from '../db/connect';
 
 export const METRICS_PATH = '/metrics';
@@ -119,26 +120,34 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics, config: 
     done();
   });
 
-  app.get(METRICS_PATH, {
-    config: { rateLimit: false, pressureHandler: () => undefined },
-    schema: { hide: true },
-    handler: async (request, reply) => {
-      if (config.metricsToken !== null) {
-        const header = request.headers.authorization ?? '';
-        const given = header.startsWith('Bearer ') ? header.slice(7) : '';
-        if (!sameToken(given, config.metricsToken)) {
-          return sendAppError(
-            reply,
-            new AppError('UNAUTHORIZED', 'A valid metrics token is required.', {
-              headers: { 'www-authenticate': 'Bearer' },
-            }),
-          );
+  // Public as far as the sessions go: the deployment locks it with METRICS_TOKEN (checked below)
+  // or keeps it off the public network.
+  registerRoute(
+    app,
+    { kind: 'public' },
+    {
+      method: 'GET',
+      url: METRICS_PATH,
+      config: { rateLimit: false, pressureHandler: () => undefined },
+      schema: { hide: true },
+      handler: async (request, reply) => {
+        if (config.metricsToken !== null) {
+          const header = request.headers.authorization ?? '';
+          const given = header.startsWith('Bearer ') ? header.slice(7) : '';
+          if (!sameToken(given, config.metricsToken)) {
+            return sendAppError(
+              reply,
+              new AppError('UNAUTHORIZED', 'A valid metrics token is required.', {
+                headers: { 'www-authenticate': 'Bearer' },
+              }),
+            );
+          }
         }
-      }
-      const body = await metrics.registry.metrics();
-      return reply.type(metrics.registry.contentType).send(body);
+        const body = await metrics.registry.metrics();
+        return reply.type(metrics.registry.contentType).send(body);
+      },
     },
-  });
+  );
 }
 
 /**
@@ -151,6 +160,7 @@ export async function serveWorkerMetrics(
   logger: Logger,
 ): Promise<() => Promise<void>> {
   const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, disableRequestLogging: true });
+  registerAccessControl(app);
   registerMetrics(app, metrics, config);
   await app.listen({ port: config.port, host: config.host });
   return () => app.close();

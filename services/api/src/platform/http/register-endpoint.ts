@@ -23,6 +23,7 @@ import {
   type ParamsSchema,
   type QuerySchema,
 } from '@admissions/api-contract';
+import { createAccessCheck } from './access';
 
 export type EndpointApp = FastifyInstance<
   RawServerDefault,
@@ -53,13 +54,12 @@ export type EndpointHandler<E> = RouteHandlerMethod<
 >;
 
 /**
- * A route's access check is its `preValidation` hook (there is no preHandler here): it runs before
- * the query and the body are checked against their schemas, so a caller who may not use the route
- * is told so (401, 403) and learns nothing of what the route would have accepted.
+ * How a module answers an endpoint. Who may call it is not an option: the endpoint's declared
+ * access (endpoint-access.ts) attaches its guard.
  */
 export type EndpointOptions<E> = Pick<
   RouteShorthandOptions,
-  'preValidation' | 'config' | 'exposeHeadRoute' | 'bodyLimit' | 'onSend'
+  'config' | 'exposeHeadRoute' | 'bodyLimit' | 'onSend'
 > & { handler: EndpointHandler<E> };
 
 /** The response schemas: the success answer, then one error body per status of its codes. */
@@ -83,8 +83,14 @@ export function registerEndpoint<const E extends Endpoint>(
   options: EndpointOptions<E>,
 ): void {
   const { handler, ...rest } = options;
+  // The guard is the route's `preValidation` hook (there is no preHandler here): it runs before
+  // the query and the body are checked against their schemas, so a caller who may not use the
+  // route is told so (401, 403) and learns nothing of what the route would have accepted.
+  const check = createAccessCheck(app, endpoint.access);
   app.route({
     ...rest,
+    config: { ...rest.config, access: endpoint.access },
+    ...(check ? { preValidation: check } : {}),
     method: endpoint.method,
     url: endpoint.path,
     schema: {

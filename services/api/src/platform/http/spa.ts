@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import { MESSAGES } from '@admissions/api-contract';
 import { AppError, sendAppError } from '../lib/app-error';
 import { isApiPath } from './security';
+import { registerPublicPlugin } from './access';
 
 /**
  * Serves the built SPA from the same origin as the API. Unknown GETs that want HTML get
@@ -13,29 +14,31 @@ import { isApiPath } from './security';
 export async function registerSpa(app: FastifyInstance, webDist: string): Promise<void> {
   const hasBuild = existsSync(path.join(webDist, 'index.html'));
   if (hasBuild) {
-    await app.register(fastifyStatic, {
-      root: webDist,
-      // One route for every file (a route per file meant globbing the build and ~300 routes at
-      // start); a file that is not there falls through to the not-found handler below.
-      wildcard: true,
-      index: false,
-      // The build writes .br and .gz beside each text asset (apps/web/build-tools): sent as they
-      // are to browsers that accept them, so nothing is compressed per request.
-      preCompressed: true,
-      // Our own Cache-Control below, not send's default max-age=0.
-      cacheControl: false,
-      setHeaders(res, filePath) {
-        // The same URL answers in brotli, gzip or plain: shared caches must keep them apart.
-        res.setHeader('vary', 'Accept-Encoding');
-        // Vite fingerprints everything under assets/; the HTML must always be revalidated.
-        res.setHeader(
-          'cache-control',
-          filePath.includes(`${path.sep}assets${path.sep}`)
-            ? 'public, max-age=31536000, immutable'
-            : 'no-cache',
-        );
-      },
-    });
+    await registerPublicPlugin(app, () =>
+      app.register(fastifyStatic, {
+        root: webDist,
+        // One route for every file (a route per file meant globbing the build and ~300 routes at
+        // start); a file that is not there falls through to the not-found handler below.
+        wildcard: true,
+        index: false,
+        // The build writes .br and .gz beside each text asset (apps/web/build-tools): sent as they
+        // are to browsers that accept them, so nothing is compressed per request.
+        preCompressed: true,
+        // Our own Cache-Control below, not send's default max-age=0.
+        cacheControl: false,
+        setHeaders(res, filePath) {
+          // The same URL answers in brotli, gzip or plain: shared caches must keep them apart.
+          res.setHeader('vary', 'Accept-Encoding');
+          // Vite fingerprints everything under assets/; the HTML must always be revalidated.
+          res.setHeader(
+            'cache-control',
+            filePath.includes(`${path.sep}assets${path.sep}`)
+              ? 'public, max-age=31536000, immutable'
+              : 'no-cache',
+          );
+        },
+      }),
+    );
   }
 
   app.setNotFoundHandler((request, reply) => {

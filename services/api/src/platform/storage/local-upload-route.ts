@@ -14,6 +14,7 @@ import { MESSAGES as FORM_MESSAGES } from '@admissions/form';
 import { AppError, isAppError } from '../lib/app-error';
 import { LOCAL_UPLOAD_PATH, type LocalStorage, type PolicyProblem } from './local-storage';
 import { UPLOAD_POLICY } from './storage-driver';
+import { registerRoute } from '../http/access';
 
 class TooLarge extends Error {}
 
@@ -52,104 +53,116 @@ export const localUploadRoute: FastifyPluginAsyncTypebox<{
     },
   });
 
-  app.post(LOCAL_UPLOAD_PATH, {
-    bodyLimit: UPLOAD_POLICY.maxBytes + 64 * 1024,
-    // Not under an API prefix of http/security.ts, but an API answer all the same (docs/design-decisions.md, 11).
-    onSend: async (_request, reply) => {
-      reply.header('cache-control', 'no-store');
-    },
-    schema: {
-      tags: ['documents'],
-      summary: 'Presigned-POST upload endpoint of the local storage driver (S3-compatible form)',
-      consumes: ['multipart/form-data'],
-      response: { 204: { type: 'null' }, 403: ErrorResponse, 413: ErrorResponse, ...commonErrors },
-    },
-    handler: async (request, reply) => {
-      if (!request.isMultipart()) {
-        throw new AppError('NOT_MULTIPART', DOCUMENT_MESSAGES.uploadRefused);
-      }
-      const fields: Record<string, string> = {};
-      let stored = false;
-      try {
-        stored = await receive();
-      } catch (error) {
-        // busboy and @fastify/multipart throw plain errors for a form that is not well-formed
-        // multipart (no boundary, a broken header, the end missing) or breaks a part limit: the
-        // client's fault (400, or 413 for size), not ours. Disk errors (errno set) stay 500s.
-        // Found by the security fuzz suite.
-        if (isAppError(error) || typeof (error as { errno?: unknown }).errno === 'number') {
-          throw error;
+  // Public: the signed upload policy of the form is the credential (checked below).
+  registerRoute(
+    app,
+    { kind: 'public' },
+    {
+      method: 'POST',
+      url: LOCAL_UPLOAD_PATH,
+      bodyLimit: UPLOAD_POLICY.maxBytes + 64 * 1024,
+      // Not under an API prefix of http/security.ts, but an API answer all the same (docs/design-decisions.md, 11).
+      onSend: async (_request, reply) => {
+        reply.header('cache-control', 'no-store');
+      },
+      schema: {
+        tags: ['documents'],
+        summary: 'Presigned-POST upload endpoint of the local storage driver (S3-compatible form)',
+        consumes: ['multipart/form-data'],
+        response: {
+          204: { type: 'null' },
+          403: ErrorResponse,
+          413: ErrorResponse,
+          ...commonErrors,
+        },
+      },
+      handler: async (request, reply) => {
+        if (!request.isMultipart()) {
+          throw new AppError('NOT_MULTIPART', DOCUMENT_MESSAGES.uploadRefused);
         }
-        request.log.info({ err: error }, 'upload form refused');
-        const status = (error as { statusCode?: number }).statusCode;
-        throw status === 413
-          ? new AppError('UPLOAD_TOO_LARGE', FORM_MESSAGES.fileTooLarge)
-          : new AppError('UPLOAD_FORM', DOCUMENT_MESSAGES.uploadRefused);
-      }
-      if (!stored) throw new AppError('UPLOAD_NO_FILE', FORM_MESSAGES.fileEmpty);
-      return reply.code(204).send();
-
-      async function receive(): Promise<boolean> {
-        for await (const part of request.parts()) {
-          if (part.type === 'field') {
-            if (typeof part.value === 'string') fields[part.fieldname] = part.value;
-            continue;
-          }
-          if (part.fieldname !== 'file' || stored) {
-            part.file.resume();
-            throw new AppError('UPLOAD_FORM', DOCUMENT_MESSAGES.uploadRefused);
-          }
-          // As with S3, the policy fields come before the file and are checked before it is read.
-          const verdict = storage.verifyPolicy(fields);
-          if ('problem' in verdict) {
-            part.file.resume();
-            throw new AppError('UPLOAD_POLICY', problemMessages[verdict.problem]);
-          }
-          const { policy } = verdict;
-          // Once per link, decided before a byte is stored (S3 cannot say this; see README).
-          const claim = await receipts.claim(policy.key);
-          if (claim !== 'claimed') {
-            part.file.resume();
-            const message =
-              claim === 'released'
-                ? DOCUMENT_MESSAGES.uploadReleased
-                : DOCUMENT_MESSAGES.uploadUsed;
-            throw new AppError('UPLOAD_USED', message, { status: 403 });
-          }
-          const temp = path.join(await storage.tempDir(), randomBytes(12).toString('hex'));
-          let bytes = 0;
-          const counter = new Transform({
-            transform(chunk: Buffer, _encoding, callback) {
-              bytes += chunk.length;
-              if (bytes > policy.maxBytes) callback(new TooLarge());
-              else callback(null, chunk);
-            },
-          });
-          try {
-            await pipeline(
-              part.file,
-              counter,
-              createWriteStream(temp, { flags: 'wx', mode: 0o600 }),
-            );
-            if (part.file.truncated) throw new TooLarge();
-            if (bytes < policy.minBytes) {
-              throw new AppError('UPLOAD_EMPTY', FORM_MESSAGES.fileEmpty);
-            }
-            await storage.commitUpload(policy.key, temp);
-            await receipts.record(policy.key, bytes);
-            stored = true;
-          } catch (error) {
-            await rm(temp, { force: true });
-            await receipts.release(policy.key);
-            const code = (error as { code?: string }).code;
-            if (error instanceof TooLarge || code === 'FST_REQ_FILE_TOO_LARGE') {
-              throw new AppError('UPLOAD_TOO_LARGE', FORM_MESSAGES.fileTooLarge);
-            }
+        const fields: Record<string, string> = {};
+        let stored = false;
+        try {
+          stored = await receive();
+        } catch (error) {
+          // busboy and @fastify/multipart throw plain errors for a form that is not well-formed
+          // multipart (no boundary, a broken header, the end missing) or breaks a part limit: the
+          // client's fault (400, or 413 for size), not ours. Disk errors (errno set) stay 500s.
+          // Found by the security fuzz suite.
+          if (isAppError(error) || typeof (error as { errno?: unknown }).errno === 'number') {
             throw error;
           }
+          request.log.info({ err: error }, 'upload form refused');
+          const status = (error as { statusCode?: number }).statusCode;
+          throw status === 413
+            ? new AppError('UPLOAD_TOO_LARGE', FORM_MESSAGES.fileTooLarge)
+            : new AppError('UPLOAD_FORM', DOCUMENT_MESSAGES.uploadRefused);
         }
-        return stored;
-      }
+        if (!stored) throw new AppError('UPLOAD_NO_FILE', FORM_MESSAGES.fileEmpty);
+        return reply.code(204).send();
+
+        async function receive(): Promise<boolean> {
+          for await (const part of request.parts()) {
+            if (part.type === 'field') {
+              if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+              continue;
+            }
+            if (part.fieldname !== 'file' || stored) {
+              part.file.resume();
+              throw new AppError('UPLOAD_FORM', DOCUMENT_MESSAGES.uploadRefused);
+            }
+            // As with S3, the policy fields come before the file and are checked before it is read.
+            const verdict = storage.verifyPolicy(fields);
+            if ('problem' in verdict) {
+              part.file.resume();
+              throw new AppError('UPLOAD_POLICY', problemMessages[verdict.problem]);
+            }
+            const { policy } = verdict;
+            // Once per link, decided before a byte is stored (S3 cannot say this; see README).
+            const claim = await receipts.claim(policy.key);
+            if (claim !== 'claimed') {
+              part.file.resume();
+              const message =
+                claim === 'released'
+                  ? DOCUMENT_MESSAGES.uploadReleased
+                  : DOCUMENT_MESSAGES.uploadUsed;
+              throw new AppError('UPLOAD_USED', message, { status: 403 });
+            }
+            const temp = path.join(await storage.tempDir(), randomBytes(12).toString('hex'));
+            let bytes = 0;
+            const counter = new Transform({
+              transform(chunk: Buffer, _encoding, callback) {
+                bytes += chunk.length;
+                if (bytes > policy.maxBytes) callback(new TooLarge());
+                else callback(null, chunk);
+              },
+            });
+            try {
+              await pipeline(
+                part.file,
+                counter,
+                createWriteStream(temp, { flags: 'wx', mode: 0o600 }),
+              );
+              if (part.file.truncated) throw new TooLarge();
+              if (bytes < policy.minBytes) {
+                throw new AppError('UPLOAD_EMPTY', FORM_MESSAGES.fileEmpty);
+              }
+              await storage.commitUpload(policy.key, temp);
+              await receipts.record(policy.key, bytes);
+              stored = true;
+            } catch (error) {
+              await rm(temp, { force: true });
+              await receipts.release(policy.key);
+              const code = (error as { code?: string }).code;
+              if (error instanceof TooLarge || code === 'FST_REQ_FILE_TOO_LARGE') {
+                throw new AppError('UPLOAD_TOO_LARGE', FORM_MESSAGES.fileTooLarge);
+              }
+              throw error;
+            }
+          }
+          return stored;
+        }
+      },
     },
-  });
+  );
 };

@@ -6,12 +6,8 @@ import { callApi } from '../../../shared/api/call-api';
 /** docs/api.md: GET /service/tmp-pdf?service_token=… — the answers the print view shows. */
 export function getServicePrint(token: string): Promise<ServicePrintResponse> {
   // A refused token (401 expired or invalid, 403) is the staff member's problem to see, not an
-  // applicant session ending: no redirect to /login.
-  return callApi(
-    'GET /service/tmp-pdf',
-    { query: { [SERVICE_TOKEN_PARAM]: token } },
-    { sessionRedirect: false },
-  );
+  // applicant session ending: the route's declared access (service-token) sends no one to /login.
+  return callApi('GET /service/tmp-pdf', { query: { [SERVICE_TOKEN_PARAM]: token } });
 }
 
 export function servicePrintQueryOptions(token: string) {

@@ -44,12 +44,15 @@ async function staffFetch<R extends JsonRoute>(
   }
 }
 
-/** Sign-in steps answer 401 for a wrong password or code: that is the form's error, not a lost session. */
+/**
+ * Sign-in steps answer 401 for a wrong password or code: that is the form's error, not a lost
+ * session. No staff route is of `applicant` access, so callApi never sends anyone to /login.
+ */
 function signInFetch<R extends JsonRoute>(
   route: R,
   input?: CallInput<R>,
 ): Promise<CallResponse<R>> {
-  return callApi(route, ...([input, { sessionRedirect: false }] as CallArgs<R>));
+  return callApi(route, ...([input] as CallArgs<R>));
 }
 
 export const staffKeys = {
