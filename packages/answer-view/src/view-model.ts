@@ -72,4 +72,6 @@ export interface ApplicationCover {
   submittedAt: string | null;
   /** ISO timestamp of when the copy was produced. */
   generatedAt: string;
+  /** Staff PDF: titles of appended documents whose author did not tag them (tagged renderer). */
+  untaggedDocuments?: readonly string[];
 }

@@ -42,7 +42,7 @@ declare module 'pdfkit' {
   }
 
   export interface PdfKitOptions {
-    size?: string;
+    size?: string | [number, number];
     margin?: number;
     autoFirstPage?: boolean;
     bufferPages?: boolean;

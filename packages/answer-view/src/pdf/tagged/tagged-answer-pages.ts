@@ -29,6 +29,8 @@ const BOOKMARK_LEFT = 1;
 /** Below this distance from the bottom margin a row is measured before it is drawn. */
 const NEAR_BOTTOM = 80;
 const MISSING_GLYPH = '\uFFFD';
+/** Said on the staff cover after the title of each appended document that has no tags. */
+export const UNTAGGED_NOTE = 'not tagged by its author';
 
 interface LoadedFonts {
   regular: Font;
@@ -204,6 +206,20 @@ function layOutCover(layout: TaggedLayout, root: PdfKitStructureElement, cover: 
     row.end();
     doc.y += 6;
   }
+  // Staff copy: a screen-reader user learns before reaching them which documents are untagged.
+  for (const title of cover.untaggedDocuments ?? []) {
+    const row = doc.struct('TR');
+    const th = doc.struct('TH', { scope: 'Row' });
+    const td = doc.struct('TD');
+    table.add(row);
+    row.add(th).add(td);
+    layout.tag(th, 'TH', () => layout.write(`${title}: `, 'bold', 11, { continued: true }));
+    layout.tag(td, 'TD', () => layout.write(UNTAGGED_NOTE, 'regular', 11));
+    th.end();
+    td.end();
+    row.end();
+    doc.y += 6;
+  }
   table.end();
 }
 
@@ -292,14 +308,27 @@ function layOutSection(
   sect.end();
 }
 
+/** A page number for an appended document's page: a strip `width` wide, stamped onto it later. */
+export interface PageNumberStrip {
+  width: number;
+  height: number;
+  /** Baseline of the number above the strip's bottom edge. */
+  baseline: number;
+}
+
+/** Room kept either side of a number on a strip too narrow for it at full size. */
+const STRIP_SIDE_ROOM = 4;
+
 /**
- * Renders the cover and the answer pages, tagged, numbering them "Page X of Y" where Y counts
- * `followingPages` more (the documents appended after them).
+ * Renders the cover and the answer pages, tagged, each numbered "Page X of Y" as an artifact, then
+ * one page per `strips` entry holding only that document page's number (Y counts those pages too):
+ * the assembly draws each onto its document page and removes it, so every number in the file is
+ * drawn with the same embedded, Unicode-mapped font.
  */
 export function renderTaggedAnswerPages(
   view: AnswerView,
   cover: ApplicationCover,
-  followingPages = 0,
+  strips: readonly PageNumberStrip[] = [],
   paths: PdfFontPaths = {},
 ): Promise<Uint8Array> {
   const fonts = loadTaggedFonts(paths);
@@ -333,24 +362,47 @@ export function renderTaggedAnswerPages(
   root.end();
 
   const range = doc.bufferedPageRange();
-  const total = range.count + followingPages;
+  const total = range.count + strips.length;
+  const ascent = fonts.regular.ascent / fonts.regular.unitsPerEm;
   for (let i = 0; i < range.count; i++) {
     doc.switchToPage(range.start + i);
-    // A footer below the bottom margin would otherwise start a new page.
-    const bottom = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    doc.markContent('Artifact', { type: 'Pagination' });
-    doc.font('regular').fontSize(PAGE_NUMBER_SIZE).fillColor('#000000');
-    const text = `Page ${range.start + i + 1} of ${total}`;
-    const ascent = (fonts.regular.ascent / fonts.regular.unitsPerEm) * PAGE_NUMBER_SIZE;
-    doc.text(text, MARGIN, doc.page.height - FOOTER_BASELINE - ascent, {
+    drawPageNumber(doc, `Page ${i + 1} of ${total}`, PAGE_NUMBER_SIZE, {
+      x: MARGIN,
       width: TEXT_WIDTH,
-      align: 'center',
-      lineBreak: false,
+      top: doc.page.height - FOOTER_BASELINE - ascent * PAGE_NUMBER_SIZE,
     });
-    doc.endMarkedContent();
-    doc.page.margins.bottom = bottom;
   }
+  strips.forEach((strip, i) => {
+    doc.addPage({ size: [strip.width, strip.height], margin: 0 });
+    const text = `Page ${range.count + i + 1} of ${total}`;
+    doc.font('regular');
+    const size = Math.min(
+      PAGE_NUMBER_SIZE,
+      (strip.width - 2 * STRIP_SIDE_ROOM) / (doc.fontSize(1).widthOfString(text) || 1),
+    );
+    if (!(size > 0)) return;
+    drawPageNumber(doc, text, size, {
+      x: 0,
+      width: strip.width,
+      top: strip.height - strip.baseline - ascent * size,
+    });
+  });
   doc.end();
   return done;
+}
+
+function drawPageNumber(
+  doc: PDFDocument,
+  text: string,
+  size: number,
+  at: { x: number; width: number; top: number },
+) {
+  // A footer below the bottom margin would otherwise start a new page.
+  const bottom = doc.page.margins.bottom;
+  doc.page.margins.bottom = 0;
+  doc.markContent('Artifact', { type: 'Pagination' });
+  doc.font('regular').fontSize(size).fillColor('#000000');
+  doc.text(text, at.x, at.top, { width: at.width, align: 'center', lineBreak: false });
+  doc.endMarkedContent();
+  doc.page.margins.bottom = bottom;
 }
