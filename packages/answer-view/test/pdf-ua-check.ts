@@ -7,6 +7,7 @@
 // Not checked (needs a person or a full PDF/UA validator such as veraPDF): whether alternative text
 // is meaningful, the reading order's sense, colour contrast, and content inside Form XObjects (a
 // Form XObject drawn inside tagged content counts as tagged).
+import type { PDFObject } from 'pdf-lib';
 import {
   decodePDFRawStream,
   PDFArray,
@@ -16,7 +17,6 @@ import {
   PDFHexString,
   PDFName,
   PDFNumber,
-  PDFObject,
   PDFRawStream,
   PDFRef,
   PDFStream,

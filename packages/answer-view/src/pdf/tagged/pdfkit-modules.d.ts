@@ -5,7 +5,7 @@ declare module 'fontkit' {
     unitsPerEm: number;
     ascent: number;
     hasGlyphForCodePoint(codePoint: number): boolean;
-    layout(text: string): unknown;
+    layout(text: string, ...rest: unknown[]): unknown;
   }
   export function openSync(path: string, postscriptName?: string): Font;
 }
@@ -65,6 +65,7 @@ declare module 'pdfkit' {
     on(event: 'end' | 'error', listener: (error?: Error) => void): this;
     end(): void;
     addPage(options?: PdfKitOptions): this;
+    continueOnNewPage(): this;
     registerFont(name: string, src: Font): this;
     font(name: string): this;
     fontSize(size: number): this;

@@ -6,7 +6,7 @@
 // per section, a Sect with its H2 and a Table whose rows are TH (question) and TD (answer).
 // Page numbers and rules are artifacts. A row's visual order stays as on the form ("[X] label"),
 // its structure order is always TH then TD.
-import PDFDocument, { type PdfKitStructureElement, type PdfKitTextOptions } from 'pdfkit';
+import PDFDocument, { type PdfKitStructureElement } from 'pdfkit';
 import { openSync, type Font } from 'fontkit';
 import { COVER_HEADING, listCoverLines } from '../../cover';
 import type { AnswerRow, AnswerSectionView, AnswerView, ApplicationCover } from '../../view-model';
@@ -17,6 +17,8 @@ const PAGE_WIDTH = 612;
 const MARGIN = 54;
 const TEXT_WIDTH = PAGE_WIDTH - 2 * MARGIN;
 const BODY_SIZE = 10;
+const TEXT_COLOR = '#1a1a1a';
+const NOTE_COLOR = '#555555';
 /** Extra space between lines, so a 10 pt line takes the print layout's 13 pt. */
 const LINE_GAP = 1.4;
 const ROW_GAP = 4;
@@ -28,7 +30,11 @@ const SECTION_KEEP = 40;
 const BOOKMARK_LEFT = 1;
 /** Below this distance from the bottom margin a row is measured before it is drawn. */
 const NEAR_BOTTOM = 80;
+const KEEP_SLACK = 4;
 const MISSING_GLYPH = '\uFFFD';
+/** Words with the spaces after them as separate tokens; each ideograph or kana its own word. */
+const TOKENS =
+  /[\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF00-\uFFEF]|[^\s\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF00-\uFFEF]+|\s+/gu;
 /** Said on the staff cover after the title of each appended document that has no tags. */
 export const UNTAGGED_NOTE = 'not tagged by its author';
 
@@ -52,7 +58,29 @@ export function loadTaggedFonts(paths: PdfFontPaths = {}): LoadedFonts {
   // The same shaping shortcuts and glyph repairs as the react-pdf faces (fast-shaping.ts).
   tuneFontStack([regular, cjkRegular] as unknown as FontkitFont[]);
   tuneFontStack([bold, cjkBold] as unknown as FontkitFont[]);
+  for (const face of [regular, bold, cjkRegular, cjkBold]) measureScaledRuns(face!);
   return loaded;
+}
+
+/**
+ * pdfkit scales a run's positions to its 1000-unit space in place and then reads the run's
+ * advanceWidth, which fontkit computes from the positions; the shortcut runs of fast-shaping.ts
+ * carry a precomputed advanceWidth in font units instead, so it is made to follow the positions.
+ */
+function measureScaledRuns(face: Font) {
+  const layout = face.layout.bind(face);
+  face.layout = (text: string, ...rest: unknown[]) => {
+    const run = (layout as (text: string, ...rest: unknown[]) => unknown)(text, ...rest) as {
+      positions: { xAdvance: number }[];
+      advanceWidth?: number;
+    };
+    if (Object.prototype.hasOwnProperty.call(run, 'advanceWidth')) {
+      Object.defineProperty(run, 'advanceWidth', {
+        get: () => run.positions.reduce((sum, position) => sum + position.xAdvance, 0),
+      });
+    }
+    return run;
+  };
 }
 
 type Weight = 'regular' | 'bold';
@@ -97,6 +125,7 @@ function splitRuns(text: string, weight: Weight, fonts: LoadedFonts): Run[] {
 /** The layout state of one document: pdfkit's cursor plus the fonts. */
 class TaggedLayout {
   readonly doc: PDFDocument;
+  private textColor = TEXT_COLOR;
 
   constructor(
     readonly fonts: LoadedFonts,
@@ -120,18 +149,107 @@ class TaggedLayout {
     this.doc.registerFont('cjk-bold', fonts.cjkBold);
   }
 
-  /** Draws text in runs of the font that has each character, wrapping as one paragraph. */
-  write(text: string, weight: Weight, size: number, options: PdfKitTextOptions = {}) {
-    const runs = splitRuns(text === '' ? ' ' : text, weight, this.fonts);
-    this.doc.fontSize(size);
-    runs.forEach((run, i) => {
-      this.doc.font(run.font).text(run.text, {
-        width: TEXT_WIDTH,
-        lineGap: LINE_GAP,
-        ...options,
-        continued: i < runs.length - 1 || options.continued === true,
-      });
+  /** Width of text in the current size, each run in its own font. */
+  private widthOf(runs: readonly Run[]): number {
+    let width = 0;
+    for (const run of runs) width += this.doc.font(run.font).widthOfString(run.text);
+    return width;
+  }
+
+  private lineHeight(size: number): number {
+    return this.doc.font('regular').fontSize(size).currentLineHeight(true) + LINE_GAP;
+  }
+
+  /**
+   * Breaks a paragraph into lines no wider than `width` (the first starts `indent` in): at spaces,
+   * between ideographs, and inside a word too long for a line; never at a hyphen, so the text
+   * copies out as it was typed. Lines are laid out here rather than by pdfkit's wrapper, which
+   * can drop a word where a run in one font ends at a line break and the next font's run starts.
+   */
+  private breakLines(text: string, weight: Weight, width: number, indent: number): string[] {
+    const lines: string[] = [];
+    for (const paragraph of text.split('\n')) {
+      let line = '';
+      let lineWidth = indent;
+      const tokens = paragraph.match(TOKENS) ?? [''];
+      for (const token of tokens) {
+        const tokenWidth = this.widthOf(splitRuns(token, weight, this.fonts));
+        if (lineWidth + tokenWidth <= width || line.trim() === '') {
+          if (tokenWidth > width - lineWidth && line.trim() === '' && !/^\s+$/.test(token)) {
+            // A word longer than the line: as many characters as fit, the rest on the next lines.
+            for (const char of token) {
+              const charWidth = this.widthOf(splitRuns(char, weight, this.fonts));
+              if (lineWidth + charWidth > width && line !== '') {
+                lines.push(line);
+                line = '';
+                lineWidth = 0;
+              }
+              line += char;
+              lineWidth += charWidth;
+            }
+            continue;
+          }
+          line += token;
+          lineWidth += tokenWidth;
+        } else if (/^\s+$/.test(token)) {
+          // A space at the end of a line is not carried to the next one.
+          lines.push(line);
+          line = '';
+          lineWidth = 0;
+        } else {
+          lines.push(line.trimEnd());
+          line = token;
+          lineWidth = tokenWidth;
+        }
+        indent = 0;
+      }
+      lines.push(line);
+    }
+    return lines;
+  }
+
+  /**
+   * Draws text from the cursor, wrapping within `width` from the left margin (or `left`); each
+   * run of characters in the font that has them. `continued` leaves the cursor after the text on
+   * its last line, for the next run of the same line.
+   */
+  write(
+    text: string,
+    weight: Weight,
+    size: number,
+    options: { width?: number; left?: number; continued?: boolean } = {},
+  ) {
+    const doc = this.doc;
+    const left = options.left ?? MARGIN;
+    const width = options.width ?? TEXT_WIDTH;
+    doc.fontSize(size);
+    const lineHeight = this.lineHeight(size);
+    const lines = this.breakLines(text, weight, width, doc.x - left);
+    let x = doc.x;
+    lines.forEach((line, i) => {
+      if (i > 0) {
+        doc.y += lineHeight;
+        x = left;
+      }
+      if (doc.y + lineHeight > doc.page.maxY()) this.newPage();
+      for (const run of splitRuns(line, weight, this.fonts)) {
+        doc.font(run.font).fontSize(size);
+        doc.text(run.text, x, doc.y, { lineBreak: false });
+        x += doc.widthOfString(run.text);
+      }
     });
+    if (options.continued) {
+      doc.x = x;
+    } else {
+      doc.x = MARGIN;
+      doc.y += lineHeight;
+    }
+  }
+
+  /** Height the text takes when written from the left margin. */
+  heightOf(text: string, weight: Weight, size: number, width = TEXT_WIDTH): number {
+    this.doc.fontSize(size);
+    return this.breakLines(text, weight, width, 0).length * this.lineHeight(size);
   }
 
   /** Draws into a new marked-content sequence owned by `element`. */
@@ -142,17 +260,21 @@ class TaggedLayout {
     element.add(content);
   }
 
-  /** A new page when less than `height` is left on this one. */
-  keep(height: number) {
-    if (this.doc.y + height > this.doc.page.maxY()) this.doc.addPage();
+  /** The text colour, set again on each new page (a page starts black). */
+  color(color: string) {
+    this.textColor = color;
+    this.doc.fillColor(color);
   }
 
-  heightOf(text: string, weight: Weight, size: number): number {
-    this.doc.font(weight).fontSize(size);
-    return this.doc.heightOfString(text === '' ? ' ' : text, {
-      width: TEXT_WIDTH,
-      lineGap: LINE_GAP,
-    });
+  /** A page break that keeps any open marked content open on the next page. */
+  newPage() {
+    this.doc.continueOnNewPage();
+    this.doc.fillColor(this.textColor);
+  }
+
+  /** A new page when less than `height` is left on this one. */
+  keep(height: number) {
+    if (this.doc.y + height > this.doc.page.maxY()) this.newPage();
   }
 
   rule() {
@@ -171,7 +293,7 @@ class TaggedLayout {
 function layOutCover(layout: TaggedLayout, root: PdfKitStructureElement, cover: ApplicationCover) {
   const { doc } = layout;
   doc.addPage();
-  doc.fillColor('#1a1a1a');
+  layout.color(TEXT_COLOR);
   doc.y = MARGIN + 120;
   if (cover.institution) {
     const institution = doc.struct('P');
@@ -243,25 +365,38 @@ function layOutRow(
           ? 2 * doc.currentLineHeight(true)
           : layout.heightOf(row.value, 'regular', BODY_SIZE)
         : 0);
-    layout.keep(needed);
+    // pdfkit breaks a page when a line would end within a few points of the margin.
+    layout.keep(needed + KEEP_SLACK);
   }
   const tr = doc.struct('TR');
   const th = doc.struct('TH', { scope: 'Row' });
   const td = doc.struct('TD');
   table.add(tr);
   tr.add(th).add(td);
+  let indent = 0;
   if (row.kind === 'check') {
-    // "[X] I agree …": the box first on the page, as on the form; the answer cell in the tree.
-    layout.tag(td, 'TD', () =>
-      layout.write(`${row.value} `, 'regular', BODY_SIZE, { continued: true }),
-    );
+    // "[X] I agree …": the box first on the page, as on the form, the label beside it with a
+    // hanging indent (one text line, which text extraction reads as one); the box is the TD.
+    const box = `${row.value} `;
+    const top = doc.y;
+    doc.font('regular').fontSize(BODY_SIZE);
+    indent = doc.widthOfString(box);
+    layout.tag(td, 'TD', () => {
+      doc.text(box, MARGIN, top, { lineBreak: false });
+    });
+    doc.x = MARGIN + indent;
+    doc.y = top;
   }
   layout.tag(th, 'TH', () => {
-    layout.write(row.label, 'bold', BODY_SIZE);
+    layout.write(row.label, 'bold', BODY_SIZE, {
+      left: MARGIN + indent,
+      width: TEXT_WIDTH - indent,
+    });
+    doc.x = MARGIN;
     if (tab) {
-      doc.fillColor('#555555');
+      layout.color(NOTE_COLOR);
       layout.write(tab, 'regular', BODY_SIZE);
-      doc.fillColor('#1a1a1a');
+      layout.color(TEXT_COLOR);
     }
   });
   if (hasValue) layout.tag(td, 'TD', () => layout.write(row.value, 'regular', BODY_SIZE));
@@ -296,9 +431,9 @@ function layOutSection(
   if (section.tab) {
     const note = doc.struct('P');
     sect.add(note);
-    doc.fillColor('#555555');
+    layout.color(NOTE_COLOR);
     layout.tag(note, 'P', () => layout.write(section.tab!, 'regular', BODY_SIZE));
-    doc.fillColor('#1a1a1a');
+    layout.color(TEXT_COLOR);
     note.end();
   }
   const table = doc.struct('Table');
@@ -346,6 +481,7 @@ export function renderTaggedAnswerPages(
   layOutCover(layout, root, cover);
   for (const page of view.pages) {
     doc.addPage();
+    layout.color(TEXT_COLOR);
     const sect = doc.struct('Sect');
     root.add(sect);
     const bookmark = doc.outline.addItem(page.title, {
