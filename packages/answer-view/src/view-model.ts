@@ -72,6 +72,10 @@ export interface ApplicationCover {
   submittedAt: string | null;
   /** ISO timestamp of when the copy was produced. */
   generatedAt: string;
-  /** Staff PDF: titles of appended documents whose author did not tag them (tagged renderer). */
+  /**
+   * Staff PDF: the cover names each appended document whose author did not tag it (the tagged
+   * renderer fills `untaggedDocuments` in from the documents themselves).
+   */
+  listUntaggedDocuments?: boolean;
   untaggedDocuments?: readonly string[];
 }

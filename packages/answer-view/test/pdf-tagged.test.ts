@@ -206,9 +206,11 @@ describe('the tagged application PDF with documents appended', () => {
   }, 60_000);
 
   it('appends an untagged document as it is and says so on the staff cover only', async () => {
-    const staff = await renderTaggedApplicationPdf(view, COVER, documents, {
-      listUntaggedDocuments: true,
-    });
+    const staff = await renderTaggedApplicationPdf(
+      view,
+      { ...COVER, listUntaggedDocuments: true },
+      documents,
+    );
     const applicant = await renderTaggedApplicationPdf(view, COVER, documents);
     const pages = pdfPageTexts(staff);
     expect(squeeze(pages[0]!)).toContain(squeeze('Resume: not tagged by its author'));

@@ -32,8 +32,6 @@ const DOCUMENT_BAND = 24;
 const DOCUMENT_BAND_BASELINE = 9;
 
 export interface TaggedPdfOptions {
-  /** Staff copy: the cover lists documents whose author did not tag them. */
-  listUntaggedDocuments?: boolean;
   fontPaths?: PdfFontPaths;
 }
 
@@ -61,7 +59,7 @@ export async function renderTaggedApplicationPdf(
   );
   const untagged = sources.filter((s) => !s.tagged).map((s) => s.document.title);
   const shownCover =
-    options.listUntaggedDocuments && untagged.length > 0
+    cover.listUntaggedDocuments && untagged.length > 0
       ? { ...cover, untaggedDocuments: untagged }
       : cover;
   const answers = await renderTaggedAnswerPages(view, shownCover, strips, options.fontPaths);

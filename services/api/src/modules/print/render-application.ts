@@ -118,6 +118,7 @@ export async function renderApplication(
       email: snapshot.email,
       submittedAt: snapshot.submittedAt?.toISOString() ?? null,
       generatedAt: deps.clock.now().toISOString(),
+      listUntaggedDocuments: audience !== 'applicant',
     };
     const bytes = await deps.render(view, cover, documents);
     return { bytes, version: snapshot.version, shown: listShownKeys(view), snapshot };
