@@ -1,3 +1,5 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- pdfkit and fontkit ship no types: the declarations go wherever this file is compiled
+/// <reference path="./pdfkit-modules.d.ts" />
 // The cover and answer pages as a tagged PDF (PDF/UA-1), laid out with pdfkit from the view model.
 // pdfkit writes the structure tree, the parent tree and the marked content as the text is drawn,
 // embeds subsets of the fonts with ToUnicode maps, and its layout of plain lines of text is cheap:
