@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import PDFDocument from 'pdfkit';
+import { PDFDict, PDFDocument as PDFLib, PDFHexString, PDFName, PDFString } from 'pdf-lib';
 import { openSync } from 'fontkit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { APPLICATION_DEFINITION, DEFAULT_PARTNER } from '@admissions/form';
@@ -28,6 +29,21 @@ import {
   withoutPageNumbers,
 } from './pdf-tools';
 import { checkPdfUa } from './pdf-ua-check';
+
+const ONE_PIXEL_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
+
+/** The alternative text of the file's Figure element (the first one found). */
+async function findFigure(bytes: Uint8Array): Promise<string | undefined> {
+  const pdf = await PDFLib.load(bytes);
+  for (const [, object] of pdf.context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFDict)) continue;
+    if (object.get(PDFName.of('S'))?.toString() !== '/Figure') continue;
+    const alt = object.lookup(PDFName.of('Alt'));
+    if (alt instanceof PDFHexString || alt instanceof PDFString) return alt.decodeText();
+  }
+  return undefined;
+}
 
 const NAME = 'Zoë Łukasz 王小明 Дмитрий';
 
@@ -203,6 +219,21 @@ describe('the tagged application PDF with documents appended', () => {
       /Sect "Personal Statement"\n\s+Document\n\s+H1[^\n]*\n\s+"Statement part 1"/,
     );
     expect(tree).toContain('"Statement text of part 2."');
+  }, 60_000);
+
+  it('tags a converted image as a Figure whose alternative text names the question and the file', async () => {
+    const image = await PDFLib.create();
+    const png = await image.embedPng(Buffer.from(ONE_PIXEL_PNG, 'base64'));
+    image.addPage([612, 792]).drawImage(png, { x: 72, y: 72, width: 468, height: 648 });
+    const bytes = await renderTaggedApplicationPdf(
+      view,
+      { ...COVER, listUntaggedDocuments: true },
+      [{ title: 'Transcript', bytes: await image.save(), fileName: 'transcript.png' }],
+    );
+    expect(await checkPdfUa(bytes)).toEqual([]);
+    const figure = await findFigure(bytes);
+    expect(figure).toBe('Transcript: transcript.png');
+    expect(pdfPageTexts(bytes)[0]).not.toContain('not tagged');
   }, 60_000);
 
   it('appends an untagged document as it is and says so on the staff cover only', async () => {

@@ -17,6 +17,7 @@ import {
   PDFObjectCopier,
   PDFPage,
   PDFRef,
+  PDFHexString,
   PDFString,
   rgb,
   type PDFEmbeddedPage,
@@ -57,7 +58,9 @@ export async function renderTaggedApplicationPdf(
       };
     }),
   );
-  const untagged = sources.filter((s) => !s.tagged).map((s) => s.document.title);
+  const untagged = sources
+    .filter((s) => !s.tagged && !isImage(s.document))
+    .map((s) => s.document.title);
   const shownCover =
     cover.listUntaggedDocuments && untagged.length > 0
       ? { ...cover, untaggedDocuments: untagged }
@@ -85,12 +88,94 @@ export async function renderTaggedApplicationPdf(
       pages.push(page);
     }
     if (tagged) mergeStructure(pdf, source, copier, documentElement, document.title, pages);
-    else for (const page of pages) page.node.delete(PDFName.of('StructParents'));
+    else {
+      for (const page of pages) page.node.delete(PDFName.of('StructParents'));
+      if (isImage(document)) {
+        tagFigures(
+          pdf,
+          documentElement,
+          document.title,
+          `${document.title}: ${document.fileName}`,
+          pages,
+        );
+      }
+    }
     for (const page of pages) stampPageNumber(page, stamps[stampIndex++]);
     bookmarks.push({ title: document.title, dest: { page: pages[0]!.ref } });
   }
   appendOutline(pdf, bookmarks);
   return pdf.save({ useObjectStreams: false, addDefaultPage: false });
+}
+
+/** A converted image: its pages hold nothing but the picture. */
+function isImage(document: PdfDocumentInput): boolean {
+  return /\.(jpe?g|png)$/i.test(document.fileName ?? '');
+}
+
+/**
+ * A text string: plain when it is printable ASCII without delimiters (some readers, poppler's
+ * structure dump among them, show only those), UTF-16 otherwise.
+ */
+function encodeText(text: string): PDFString | PDFHexString {
+  return /^[\x20-\x27\x2a-\x5b\x5d-\x7e]*$/.test(text)
+    ? PDFString.of(text)
+    : PDFHexString.fromText(text);
+}
+
+/** A new Sect under the Document element, titled with the question. */
+function addSection(pdf: PDFDocument, documentElement: PDFRef, title: string): PDFRef {
+  const sect = pdf.context.obj({
+    Type: 'StructElem',
+    S: 'Sect',
+    P: documentElement,
+    T: encodeText(title),
+    K: [],
+  });
+  const ref = pdf.context.register(sect);
+  pdf.context.lookup(documentElement, PDFDict).lookup(PDFName.of('K'), PDFArray).push(ref);
+  return ref;
+}
+
+/**
+ * Tags each page of a converted image as one Figure with alternative text: the page's content
+ * becomes marked-content sequence 0 of a fresh StructParents key in the parent tree.
+ */
+function tagFigures(
+  pdf: PDFDocument,
+  documentElement: PDFRef,
+  title: string,
+  alt: string,
+  pages: readonly PDFPage[],
+) {
+  const root = pdf.catalog.lookup(PDFName.of('StructTreeRoot'), PDFDict);
+  const nums = root.lookup(PDFName.of('ParentTree'), PDFDict).lookup(PDFName.of('Nums'), PDFArray);
+  let nextKey = root.lookupMaybe(PDFName.of('ParentTreeNextKey'), PDFNumber)?.asNumber() ?? 0;
+  const sectRef = addSection(pdf, documentElement, title);
+  const sectKids = pdf.context.lookup(sectRef, PDFDict).lookup(PDFName.of('K'), PDFArray);
+  for (const page of pages) {
+    const figure = pdf.context.register(
+      pdf.context.obj({
+        Type: 'StructElem',
+        S: 'Figure',
+        P: sectRef,
+        Pg: page.ref,
+        Alt: encodeText(alt),
+        K: 0,
+      }),
+    );
+    sectKids.push(figure);
+    const contents = page.node.get(PDFName.of('Contents'));
+    const existing = pdf.context.lookup(contents);
+    const streams = existing instanceof PDFArray ? existing.asArray() : contents ? [contents] : [];
+    const open = pdf.context.register(pdf.context.stream('/Figure <</MCID 0>> BDC\n'));
+    const close = pdf.context.register(pdf.context.stream('\nEMC\n'));
+    page.node.set(PDFName.of('Contents'), pdf.context.obj([open, ...streams, close]));
+    page.node.set(PDFName.of('StructParents'), PDFNumber.of(nextKey));
+    nums.push(PDFNumber.of(nextKey));
+    nums.push(pdf.context.obj([figure]));
+    nextKey++;
+  }
+  root.set(PDFName.of('ParentTreeNextKey'), PDFNumber.of(nextKey));
 }
 
 function isTagged(source: PDFDocument): boolean {
@@ -144,14 +229,8 @@ function mergeStructure(
   const nums = parentTree.lookup(PDFName.of('Nums'), PDFArray);
   const nextKey = root.lookupMaybe(PDFName.of('ParentTreeNextKey'), PDFNumber)?.asNumber() ?? 0;
 
-  const sect = pdf.context.obj({
-    Type: 'StructElem',
-    S: 'Sect',
-    P: documentElement,
-    T: PDFString.of(title),
-    K: [],
-  });
-  const sectRef = pdf.context.register(sect);
+  const sectRef = addSection(pdf, documentElement, title);
+  const sect = pdf.context.lookup(sectRef, PDFDict);
   // The source's elements name its root as their parent: they become the Sect's children.
   seedCopy(copier, sourceRootRef, sectRef);
   const kids = sourceRoot.get(PDFName.of('K'));
@@ -160,7 +239,6 @@ function mergeStructure(
   for (const kid of sourceKids instanceof PDFArray ? sourceKids.asArray() : kids ? [kids] : []) {
     sectKids.push(copier.copy(kid));
   }
-  pdf.context.lookup(documentElement, PDFDict).lookup(PDFName.of('K'), PDFArray).push(sectRef);
 
   let maxKey = -1;
   for (const [key, value] of readNumberTree(

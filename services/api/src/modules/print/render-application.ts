@@ -105,7 +105,7 @@ export async function renderApplication(
         missing = true;
         break;
       }
-      documents.push({ title: document.label, bytes });
+      documents.push({ title: document.label, bytes, fileName: document.fileName });
     }
     if (missing) {
       if ((await readApplicationVersion(deps.db, userId)) !== snapshot.version) continue;
