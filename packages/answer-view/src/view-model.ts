@@ -53,6 +53,12 @@ export interface PdfDocumentInput {
   /** The bookmark's title: the question's label (DocumentView.label). */
   title: string;
   bytes: Uint8Array;
+  /**
+   * The uploaded file's name. A converted image (.jpg, .jpeg, .png: one untagged page holding the
+   * picture) is tagged in the tagged PDF as a Figure whose alternative text names the question and
+   * the file.
+   */
+  fileName?: string;
 }
 
 export interface AnswerView {
@@ -72,4 +78,10 @@ export interface ApplicationCover {
   submittedAt: string | null;
   /** ISO timestamp of when the copy was produced. */
   generatedAt: string;
+  /**
+   * Staff PDF: the cover names each appended document whose author did not tag it (the tagged
+   * renderer fills `untaggedDocuments` in from the documents themselves).
+   */
+  listUntaggedDocuments?: boolean;
+  untaggedDocuments?: readonly string[];
 }

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { strFromU8, unzipSync } from 'fflate';
-import { PDFDocument } from 'pdf-lib';
+import { PDFBool, PDFDict, PDFDocument, PDFName } from 'pdf-lib';
 import { DOCUMENT_MESSAGES, MAX_DOCUMENT_PAGES } from '@admissions/api-contract';
 import type { OfficePool } from '../src/modules/documents/conversion/libreoffice/office-pool';
 import { OfficeCrashedError } from '../src/modules/documents/conversion/libreoffice/office-process';
@@ -17,7 +17,7 @@ import {
   convertCheckedDocx,
   DOCX_IMPORT_FILTER,
 } from '../src/modules/documents/conversion/convert-docx';
-import { buildMacroDocx } from './support/document-fixtures';
+import { buildMacroDocx, buildTwoPageDocx } from './support/document-fixtures';
 import {
   buildChartDocx,
   buildCommentedDocx,
@@ -186,6 +186,19 @@ describe('Word documents', () => {
       expect(type).toBe('docx');
       const text = textOf(pdf);
       for (const word of words) expect(text).toContain(word);
+    });
+
+    it('comes out of LibreOffice tagged, its structure tree ready for the application PDF (#32)', async () => {
+      const { pdf } = await converter.convert({
+        bytes: buildTwoPageDocx(),
+        fileName: 'statement.docx',
+      });
+      const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+      const markInfo = doc.catalog.lookupMaybe(PDFName.of('MarkInfo'), PDFDict);
+      expect(markInfo?.get(PDFName.of('Marked'))).toBe(PDFBool.True);
+      const root = doc.catalog.lookupMaybe(PDFName.of('StructTreeRoot'), PDFDict);
+      expect(root?.get(PDFName.of('K'))).toBeDefined();
+      expect(doc.getPages().every((page) => page.node.has(PDFName.of('StructParents')))).toBe(true);
     });
 
     it('leaves reviewers’ comments out of the PDF (they are notes to the author, not the statement)', async () => {

@@ -5,7 +5,17 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFStream, type PDFObject } from 'pdf-lib';
+import {
+  PDFArray,
+  PDFBool,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFStream,
+  type PDFObject,
+} from 'pdf-lib';
+import PDFKit from 'pdfkit';
+import { openSync } from 'fontkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENT_MESSAGES, type ApplicationPdfResponse } from '@admissions/api-contract';
 import { checkUpload } from '../src/modules/documents/conversion/convert-document';
@@ -133,6 +143,45 @@ const JUNK = Buffer.concat([
 ]);
 
 describe('uploaded PDF: read as viewers read it', () => {
+  it('keeps the structure tree of a tagged PDF, without its annotations (#32)', async () => {
+    const doc = new PDFKit({ tagged: true, lang: 'en-GB', autoFirstPage: false });
+    const chunks: Uint8Array[] = [];
+    const done = new Promise<Uint8Array>((resolve) => {
+      doc.on('data', (chunk) => chunks.push(chunk));
+      doc.on('end', () => resolve(Buffer.concat(chunks)));
+    });
+    doc.registerFont('body', openSync('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'));
+    const root = doc.struct('Document');
+    doc.addStructure(root);
+    for (const text of ['Tagged transcript page one', 'Tagged transcript page two']) {
+      doc.addPage().font('body');
+      const paragraph = doc.struct('P');
+      root.add(paragraph);
+      const content = doc.markStructureContent('P');
+      doc.text(text);
+      doc.endMarkedContent();
+      paragraph.add(content);
+      paragraph.end();
+    }
+    root.end();
+    doc.end();
+    const stored = await PDFDocument.load(await convertPdf(await done));
+    expect(stored.catalog.lookup(PDFName.of('Lang'))?.toString()).toBe('(en-GB)');
+    expect(stored.catalog.lookup(PDFName.of('MarkInfo'), PDFDict).get(PDFName.of('Marked'))).toBe(
+      PDFBool.True,
+    );
+    const tree = stored.catalog.lookup(PDFName.of('StructTreeRoot'), PDFDict);
+    const kids = tree.lookup(PDFName.of('K'), PDFArray);
+    const documentElement = kids.lookup(0, PDFDict);
+    const paragraphs = documentElement.lookup(PDFName.of('K'), PDFArray);
+    expect(paragraphs.size()).toBe(2);
+    // Each paragraph points at the stored page it is on, and each page back through the tree.
+    stored.getPages().forEach((page, i) => {
+      expect(paragraphs.lookup(i, PDFDict).get(PDFName.of('Pg'))).toBe(page.ref);
+      expect(page.node.get(PDFName.of('StructParents'))).toBeDefined();
+    });
+  });
+
   it('converts a PDF whose header comes after up to 1 KB of other bytes', async () => {
     const pdf = buildTextPdf(['Scanned statement behind junk'], { junkBefore: JUNK });
     expect(pdfPageCount(pdf)).toBe(1);

@@ -30,7 +30,11 @@ export interface PdfFontPaths {
   notoCjkDir?: string;
 }
 
-function faces({ dejavuDir = DEJAVU, notoCjkDir = NOTO_CJK }: PdfFontPaths): FontFace[] {
+/** The four faces the PDF uses, at Debian's paths or the given folders. */
+export function listFontFaces({
+  dejavuDir = DEJAVU,
+  notoCjkDir = NOTO_CJK,
+}: PdfFontPaths): FontFace[] {
   return [
     {
       family: BODY_FAMILY,
@@ -66,7 +70,7 @@ function faces({ dejavuDir = DEJAVU, notoCjkDir = NOTO_CJK }: PdfFontPaths): Fon
  * letting a PDF print without its glyphs.
  */
 export function assertPdfFontFiles(paths: PdfFontPaths = {}): void {
-  const missing = faces(paths).filter((face) => !existsSync(face.file));
+  const missing = listFontFaces(paths).filter((face) => !existsSync(face.file));
   if (missing.length === 0) return;
   const packages = [...new Set(missing.map((face) => face.debianPackage))].join(' ');
   throw new Error(
@@ -84,7 +88,7 @@ let registered: Promise<void> | undefined;
 export function loadPdfFonts(paths: PdfFontPaths = {}): Promise<void> {
   registered ??= (async () => {
     assertPdfFontFiles(paths);
-    const list = faces(paths);
+    const list = listFontFaces(paths);
     for (const face of list) {
       Font.register({
         family: face.family,

@@ -9,6 +9,8 @@ import { assembleApplicationPdf } from './assemble';
 
 export type { PdfDocumentInput } from '../view-model';
 export { assertPdfFontFiles, type PdfFontPaths } from './fonts';
+export { renderTaggedApplicationPdf } from './tagged/assemble-tagged';
+export { warmTaggedPdfRenderer } from './tagged/warm-tagged';
 
 /** Lays out the cover and the answer pages with react-pdf (bookmarks per page and section). */
 export async function renderAnswerPages(

@@ -27,12 +27,14 @@ function loadPdfModule(): Promise<typeof PdfModule> {
   return loading;
 }
 
+// The tagged (PDF/UA) renderer, laid out with pdfkit (issue #32); the react-pdf one stays in the
+// package for the benchmark's comparison.
 export const renderApplicationPdf: PdfRenderer = async (view, cover, documents) =>
-  (await loadPdfModule()).renderApplicationPdf(view, cover, documents);
+  (await loadPdfModule()).renderTaggedApplicationPdf(view, cover, documents);
 
 /** Loads fonts and renders once, so the first applicant does not wait for a cold start. */
 export async function warmPdfRenderer(): Promise<void> {
-  await (await loadPdfModule()).warmPdfRenderer();
+  await (await loadPdfModule()).warmTaggedPdfRenderer();
 }
 
 /** The renderers the service uses: each layout runs in a sandbox child, never on this thread. */

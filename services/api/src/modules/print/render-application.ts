@@ -105,7 +105,7 @@ export async function renderApplication(
         missing = true;
         break;
       }
-      documents.push({ title: document.label, bytes });
+      documents.push({ title: document.label, bytes, fileName: document.fileName });
     }
     if (missing) {
       if ((await readApplicationVersion(deps.db, userId)) !== snapshot.version) continue;
@@ -118,6 +118,7 @@ export async function renderApplication(
       email: snapshot.email,
       submittedAt: snapshot.submittedAt?.toISOString() ?? null,
       generatedAt: deps.clock.now().toISOString(),
+      listUntaggedDocuments: audience !== 'applicant',
     };
     const bytes = await deps.render(view, cover, documents);
     return { bytes, version: snapshot.version, shown: listShownKeys(view), snapshot };

@@ -1,13 +1,20 @@
 // The PDF we store: only the pages of the upload, copied into a new document, with nothing a
 // viewer could run, open or send. Form fields and other annotations were flattened into the page
-// content by qpdf before this, so what is left of them is dropped here.
+// content by qpdf before this, so what is left of them is dropped here. A tagged upload keeps its
+// structure tree (issue #32: the application PDF carries it under the document's section): the
+// elements, the parent tree and the role map, without references to the dropped annotations.
 import {
   PDFArray,
+  PDFBool,
   PDFDict,
   PDFDocument,
   PDFName,
+  PDFObjectCopier,
+  PDFPage,
   PDFRef,
   PDFStream,
+  PDFString,
+  PDFHexString,
   type PDFContext,
   type PDFObject,
 } from 'pdf-lib';
@@ -45,8 +52,18 @@ export async function saveInertCopy(source: PDFDocument): Promise<Uint8Array> {
   // A new document: the catalog's JavaScript, OpenAction, /AA, names, outline, forms and XFA
   // stay behind; copyPages brings each page's inherited box, rotation and resources along.
   const target = await PDFDocument.create({ updateMetadata: false });
-  const copies = await target.copyPages(source, source.getPageIndices());
-  for (const copy of copies) target.addPage(copy);
+  // One copier for the pages and the structure tree, so that the elements' page references (/Pg)
+  // land on the copied pages rather than copying each page (and its parent tree) again.
+  const copier = PDFObjectCopier.for(source.context, target.context);
+  const traversed = (copier as unknown as { traversedObjects: Map<PDFObject, PDFObject> })
+    .traversedObjects;
+  for (const page of pages) {
+    const node = copier.copy(page.node);
+    const ref = target.context.register(node);
+    traversed.set(page.ref, ref);
+    target.addPage(PDFPage.of(node, ref, target));
+  }
+  copyStructureTree(source, target, copier, traversed);
   for (const [, object] of target.context.enumerateIndirectObjects()) dropActiveKeys(object);
   // pdf-lib writes every object it holds: an attachment or action copied along and cut off above
   // would still be in the file, so only what the document can reach is kept.
@@ -93,5 +110,48 @@ function dropActiveKeys(root: PDFObject) {
       pending.push(...dict.asArray());
     }
     // References are not followed: every indirect object is visited on its own.
+  }
+}
+
+function copyStructureTree(
+  source: PDFDocument,
+  target: PDFDocument,
+  copier: PDFObjectCopier,
+  traversed: Map<PDFObject, PDFObject>,
+) {
+  const markInfo = source.catalog.lookupMaybe(PDFName.of('MarkInfo'), PDFDict);
+  const rootRef = source.catalog.get(PDFName.of('StructTreeRoot'));
+  if (markInfo?.get(PDFName.of('Marked')) !== PDFBool.True || !(rootRef instanceof PDFRef)) {
+    for (const page of target.getPages()) page.node.delete(PDFName.of('StructParents'));
+    return;
+  }
+  const root = source.context.lookup(rootRef);
+  if (!(root instanceof PDFDict)) return;
+  const copy = target.context.obj({ Type: 'StructTreeRoot' });
+  const copyRef = target.context.register(copy);
+  // The elements name the root as their parent: the copy.
+  traversed.set(rootRef, copyRef);
+  for (const key of ['K', 'ParentTree', 'ParentTreeNextKey', 'RoleMap', 'ClassMap']) {
+    const value = root.get(PDFName.of(key));
+    if (value !== undefined) copy.set(PDFName.of(key), copier.copy(value));
+  }
+  target.catalog.set(PDFName.of('StructTreeRoot'), copyRef);
+  target.catalog.set(PDFName.of('MarkInfo'), target.context.obj({ Marked: true }));
+  const lang = source.catalog.lookup(PDFName.of('Lang'));
+  if (lang instanceof PDFString || lang instanceof PDFHexString) {
+    target.catalog.set(PDFName.of('Lang'), lang);
+  }
+  // Object references (OBJR) name annotations, which are not kept.
+  for (const [, object] of target.context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFDict) || !object.has(PDFName.of('S'))) continue;
+    const kids = object.lookup(PDFName.of('K'));
+    const isObjectReference = (kid: PDFObject | undefined) =>
+      target.context.lookup(kid) instanceof PDFDict &&
+      target.context.lookup(kid, PDFDict).get(PDFName.of('Type'))?.toString() === '/OBJR';
+    if (kids instanceof PDFArray) {
+      for (let i = kids.size() - 1; i >= 0; i--) if (isObjectReference(kids.get(i))) kids.remove(i);
+    } else if (isObjectReference(object.get(PDFName.of('K')))) {
+      object.delete(PDFName.of('K'));
+    }
   }
 }

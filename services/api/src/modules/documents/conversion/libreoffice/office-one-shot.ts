@@ -78,7 +78,8 @@ export async function convertInOneShotOffice(
       `-env:UserInstallation=file://${profile}`,
       `--infilter=${filter}`,
       '--convert-to',
-      'pdf:writer_pdf_Export',
+      // Tagged (PDF/UA), as the pool's uno-bridge.py exports (issue #32).
+      'pdf:writer_pdf_Export:{"UseTaggedPDF":{"type":"boolean","value":"true"},"PDFUACompliance":{"type":"boolean","value":"true"}}',
       '--outdir',
       out,
       inPath,

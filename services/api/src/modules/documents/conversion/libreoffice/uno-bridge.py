@@ -32,6 +32,9 @@ def props(**values):
     return tuple(out)
 
 
+PDF_EXPORT_OPTIONS = props(UseTaggedPDF=True, PDFUACompliance=True)
+
+
 def write(message):
     sys.stdout.write(json.dumps(message) + "\n")
     sys.stdout.flush()
@@ -69,10 +72,11 @@ def convert(desktop, request):
     if doc is None:
         raise ValueError("the document could not be opened")
     try:
-        doc.storeToURL(
-            uno.systemPathToFileUrl(request["output"]),
-            props(FilterName="writer_pdf_Export"),
-        )
+        # Tagged (PDF/UA): the application PDF keeps the document's structure tree (issue #32).
+        filter_data = uno.Any("[]com.sun.star.beans.PropertyValue", PDF_EXPORT_OPTIONS)
+        store = props(FilterName="writer_pdf_Export", FilterData=None)
+        store[1].Value = filter_data
+        uno.invoke(doc, "storeToURL", (uno.systemPathToFileUrl(request["output"]), store))
     finally:
         doc.close(True)
 

@@ -1,0 +1,326 @@
+// The whole tagged application PDF: the tagged answer pages, then each converted document with
+// its own bookmark, page numbers on every page. A tagged document keeps its structure tree: it is
+// copied under a Sect of its own (titled with the question) below the application's Document
+// element, its pages' StructParents keys and its parent tree shifted past the application's, so
+// the file stays one tagged document. An untagged document is appended as it is; its title is
+// returned so the staff cover can say so.
+import {
+  beginMarkedContent,
+  degrees,
+  endMarkedContent,
+  PDFArray,
+  PDFBool,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFNumber,
+  PDFObjectCopier,
+  PDFPage,
+  PDFRef,
+  PDFHexString,
+  PDFString,
+  rgb,
+  type PDFEmbeddedPage,
+  type PDFObject,
+} from 'pdf-lib';
+import type { AnswerView, ApplicationCover, PdfDocumentInput } from '../../view-model';
+import { appendOutline, type OutlineNode } from '../outline';
+import type { PdfFontPaths } from '../fonts';
+import { renderTaggedAnswerPages, type PageNumberStrip } from './tagged-answer-pages';
+
+/** Height of the band added under a document's page, and the page number's baseline in it. */
+const DOCUMENT_BAND = 24;
+const DOCUMENT_BAND_BASELINE = 9;
+
+export interface TaggedPdfOptions {
+  fontPaths?: PdfFontPaths;
+}
+
+export async function renderTaggedApplicationPdf(
+  view: AnswerView,
+  cover: ApplicationCover,
+  documents: readonly PdfDocumentInput[] = [],
+  options: TaggedPdfOptions = {},
+): Promise<Uint8Array> {
+  const sources = [];
+  for (const document of documents) {
+    const source = await PDFDocument.load(document.bytes, { updateMetadata: false });
+    if (source.getPageCount() > 0) sources.push({ document, source, tagged: isTagged(source) });
+  }
+  const strips: PageNumberStrip[] = sources.flatMap(({ source }) =>
+    source.getPages().map((page) => {
+      const box = page.getCropBox();
+      const turned = rotationOf(page) % 180 !== 0;
+      return {
+        width: turned ? box.height : box.width,
+        height: DOCUMENT_BAND,
+        baseline: DOCUMENT_BAND_BASELINE,
+      };
+    }),
+  );
+  const untagged = sources
+    .filter((s) => !s.tagged && !isImage(s.document))
+    .map((s) => s.document.title);
+  const shownCover =
+    cover.listUntaggedDocuments && untagged.length > 0
+      ? { ...cover, untaggedDocuments: untagged }
+      : cover;
+  const answers = await renderTaggedAnswerPages(view, shownCover, strips, options.fontPaths);
+
+  const pdf = await PDFDocument.load(answers, { updateMetadata: false });
+  const stripPages = pdf.getPages().slice(pdf.getPageCount() - strips.length);
+  const stamps = await pdf.embedPages(stripPages);
+  for (let i = stripPages.length - 1; i >= 0; i--) pdf.removePage(pdf.getPageCount() - 1);
+
+  const documentElement = findDocumentElement(pdf);
+  const bookmarks: OutlineNode[] = [];
+  let stampIndex = 0;
+  for (const { document, source, tagged } of sources) {
+    const copier = PDFObjectCopier.for(source.context, pdf.context);
+    const pages: PDFPage[] = [];
+    for (const sourcePage of source.getPages()) {
+      const node = copier.copy(sourcePage.node);
+      const ref = pdf.context.register(node);
+      // Structure elements of the source point at its pages by reference: the same copies.
+      seedCopy(copier, sourcePage.ref, ref);
+      const page = PDFPage.of(node, ref, pdf);
+      pdf.addPage(page);
+      pages.push(page);
+    }
+    if (tagged) mergeStructure(pdf, source, copier, documentElement, document.title, pages);
+    else {
+      for (const page of pages) page.node.delete(PDFName.of('StructParents'));
+      if (isImage(document)) {
+        tagFigures(
+          pdf,
+          documentElement,
+          document.title,
+          `${document.title}: ${document.fileName}`,
+          pages,
+        );
+      }
+    }
+    for (const page of pages) stampPageNumber(page, stamps[stampIndex++]);
+    bookmarks.push({ title: document.title, dest: { page: pages[0]!.ref } });
+  }
+  appendOutline(pdf, bookmarks);
+  return pdf.save({ useObjectStreams: false, addDefaultPage: false });
+}
+
+/** A converted image: its pages hold nothing but the picture. */
+function isImage(document: PdfDocumentInput): boolean {
+  return /\.(jpe?g|png)$/i.test(document.fileName ?? '');
+}
+
+/**
+ * A text string: plain when it is printable ASCII without delimiters (some readers, poppler's
+ * structure dump among them, show only those), UTF-16 otherwise.
+ */
+function encodeText(text: string): PDFString | PDFHexString {
+  return /^[\x20-\x27\x2a-\x5b\x5d-\x7e]*$/.test(text)
+    ? PDFString.of(text)
+    : PDFHexString.fromText(text);
+}
+
+/** A new Sect under the Document element, titled with the question. */
+function addSection(pdf: PDFDocument, documentElement: PDFRef, title: string): PDFRef {
+  const sect = pdf.context.obj({
+    Type: 'StructElem',
+    S: 'Sect',
+    P: documentElement,
+    T: encodeText(title),
+    K: [],
+  });
+  const ref = pdf.context.register(sect);
+  pdf.context.lookup(documentElement, PDFDict).lookup(PDFName.of('K'), PDFArray).push(ref);
+  return ref;
+}
+
+/**
+ * Tags each page of a converted image as one Figure with alternative text: the page's content
+ * becomes marked-content sequence 0 of a fresh StructParents key in the parent tree.
+ */
+function tagFigures(
+  pdf: PDFDocument,
+  documentElement: PDFRef,
+  title: string,
+  alt: string,
+  pages: readonly PDFPage[],
+) {
+  const root = pdf.catalog.lookup(PDFName.of('StructTreeRoot'), PDFDict);
+  const nums = root.lookup(PDFName.of('ParentTree'), PDFDict).lookup(PDFName.of('Nums'), PDFArray);
+  let nextKey = root.lookupMaybe(PDFName.of('ParentTreeNextKey'), PDFNumber)?.asNumber() ?? 0;
+  const sectRef = addSection(pdf, documentElement, title);
+  const sectKids = pdf.context.lookup(sectRef, PDFDict).lookup(PDFName.of('K'), PDFArray);
+  for (const page of pages) {
+    const figure = pdf.context.register(
+      pdf.context.obj({
+        Type: 'StructElem',
+        S: 'Figure',
+        P: sectRef,
+        Pg: page.ref,
+        Alt: encodeText(alt),
+        K: 0,
+      }),
+    );
+    sectKids.push(figure);
+    const contents = page.node.get(PDFName.of('Contents'));
+    const existing = pdf.context.lookup(contents);
+    const streams = existing instanceof PDFArray ? existing.asArray() : contents ? [contents] : [];
+    const open = pdf.context.register(pdf.context.stream('/Figure <</MCID 0>> BDC\n'));
+    const close = pdf.context.register(pdf.context.stream('\nEMC\n'));
+    page.node.set(PDFName.of('Contents'), pdf.context.obj([open, ...streams, close]));
+    page.node.set(PDFName.of('StructParents'), PDFNumber.of(nextKey));
+    nums.push(PDFNumber.of(nextKey));
+    nums.push(pdf.context.obj([figure]));
+    nextKey++;
+  }
+  root.set(PDFName.of('ParentTreeNextKey'), PDFNumber.of(nextKey));
+}
+
+function isTagged(source: PDFDocument): boolean {
+  const markInfo = source.catalog.lookupMaybe(PDFName.of('MarkInfo'), PDFDict);
+  return (
+    markInfo?.get(PDFName.of('Marked')) === PDFBool.True &&
+    source.catalog.get(PDFName.of('StructTreeRoot')) instanceof PDFRef
+  );
+}
+
+function seedCopy(copier: PDFObjectCopier, from: PDFObject, to: PDFObject) {
+  (copier as unknown as { traversedObjects: Map<PDFObject, PDFObject> }).traversedObjects.set(
+    from,
+    to,
+  );
+}
+
+function findDocumentElement(pdf: PDFDocument): PDFRef {
+  const root = pdf.catalog.lookup(PDFName.of('StructTreeRoot'), PDFDict);
+  const kids = root.lookup(PDFName.of('K'), PDFArray);
+  return kids.get(0) as PDFRef;
+}
+
+/** Every key → value of a number tree, flattened. */
+function readNumberTree(pdf: PDFDocument, node: PDFDict | undefined, into: [number, PDFObject][]) {
+  if (!node) return into;
+  const nums = node.lookupMaybe(PDFName.of('Nums'), PDFArray);
+  for (let i = 0; nums && i + 1 < nums.size(); i += 2) {
+    const key = nums.lookup(i);
+    if (key instanceof PDFNumber) into.push([key.asNumber(), nums.get(i + 1)]);
+  }
+  const kids = node.lookupMaybe(PDFName.of('Kids'), PDFArray);
+  for (let i = 0; kids && i < kids.size(); i++) {
+    readNumberTree(pdf, kids.lookupMaybe(i, PDFDict), into);
+  }
+  return into;
+}
+
+function mergeStructure(
+  pdf: PDFDocument,
+  source: PDFDocument,
+  copier: PDFObjectCopier,
+  documentElement: PDFRef,
+  title: string,
+  pages: readonly PDFPage[],
+) {
+  const sourceRootRef = source.catalog.get(PDFName.of('StructTreeRoot')) as PDFRef;
+  const sourceRoot = source.context.lookup(sourceRootRef, PDFDict);
+  const root = pdf.catalog.lookup(PDFName.of('StructTreeRoot'), PDFDict);
+  const parentTree = root.lookup(PDFName.of('ParentTree'), PDFDict);
+  const nums = parentTree.lookup(PDFName.of('Nums'), PDFArray);
+  const nextKey = root.lookupMaybe(PDFName.of('ParentTreeNextKey'), PDFNumber)?.asNumber() ?? 0;
+
+  const sectRef = addSection(pdf, documentElement, title);
+  const sect = pdf.context.lookup(sectRef, PDFDict);
+  // The source's elements name its root as their parent: they become the Sect's children.
+  seedCopy(copier, sourceRootRef, sectRef);
+  const kids = sourceRoot.get(PDFName.of('K'));
+  const sectKids = sect.lookup(PDFName.of('K'), PDFArray);
+  const sourceKids = source.context.lookup(kids);
+  for (const kid of sourceKids instanceof PDFArray ? sourceKids.asArray() : kids ? [kids] : []) {
+    sectKids.push(copier.copy(kid));
+  }
+
+  let maxKey = -1;
+  for (const [key, value] of readNumberTree(
+    source,
+    sourceRoot.lookupMaybe(PDFName.of('ParentTree'), PDFDict),
+    [],
+  ).sort((a, b) => a[0] - b[0])) {
+    nums.push(PDFNumber.of(key + nextKey));
+    nums.push(copier.copy(value));
+    maxKey = Math.max(maxKey, key);
+  }
+  root.set(PDFName.of('ParentTreeNextKey'), PDFNumber.of(nextKey + maxKey + 1));
+  const shift = (dict: PDFDict, key: string) => {
+    const value = dict.lookupMaybe(PDFName.of(key), PDFNumber);
+    if (value) dict.set(PDFName.of(key), PDFNumber.of(value.asNumber() + nextKey));
+  };
+  for (const page of pages) {
+    shift(page.node, 'StructParents');
+    const annots = page.node.lookupMaybe(PDFName.of('Annots'), PDFArray);
+    for (let i = 0; annots && i < annots.size(); i++) {
+      const annot = annots.lookupMaybe(i, PDFDict);
+      if (annot) shift(annot, 'StructParent');
+    }
+  }
+  // Element types the source maps onto standard ones keep their mapping.
+  const roleMap = sourceRoot.lookupMaybe(PDFName.of('RoleMap'), PDFDict);
+  if (roleMap) {
+    let ownMap = root.lookupMaybe(PDFName.of('RoleMap'), PDFDict);
+    if (!ownMap) {
+      ownMap = pdf.context.obj({});
+      root.set(PDFName.of('RoleMap'), ownMap);
+    }
+    for (const [name, value] of roleMap.entries()) {
+      if (!ownMap.has(name)) ownMap.set(name, copier.copy(value));
+    }
+  }
+}
+
+/** Degrees a page is turned when displayed, 0, 90, 180 or 270. */
+function rotationOf(page: PDFPage): number {
+  return (((Math.round(page.getRotation().angle / 90) * 90) % 360) + 360) % 360;
+}
+
+/**
+ * Grows the page's visible box by a band along the edge shown at the bottom (an uploaded page has
+ * no margin we can trust), paints it white and draws the number strip into it, all as an artifact.
+ */
+function stampPageNumber(page: PDFPage, stamp: PDFEmbeddedPage | undefined) {
+  const crop = page.getCropBox();
+  let { x, y, width, height } = crop;
+  const rotation = rotationOf(page);
+  let band: { x: number; y: number; width: number; height: number };
+  if (rotation === 90) {
+    band = { x: x + width, y, width: DOCUMENT_BAND, height };
+    width += DOCUMENT_BAND;
+  } else if (rotation === 180) {
+    band = { x, y: y + height, width, height: DOCUMENT_BAND };
+    height += DOCUMENT_BAND;
+  } else if (rotation === 270) {
+    x -= DOCUMENT_BAND;
+    band = { x, y, width: DOCUMENT_BAND, height };
+    width += DOCUMENT_BAND;
+  } else {
+    y -= DOCUMENT_BAND;
+    band = { x, y, width, height: DOCUMENT_BAND };
+    height += DOCUMENT_BAND;
+  }
+  page.setMediaBox(x, y, width, height);
+  page.setCropBox(x, y, width, height);
+  page.pushOperators(beginMarkedContent('Artifact'));
+  page.drawRectangle({ ...band, color: rgb(1, 1, 1), borderWidth: 0 });
+  if (stamp) {
+    // The strip's own bottom edge goes on the page's displayed bottom edge, turned with the page.
+    const origin =
+      rotation === 90
+        ? { x: x + width, y }
+        : rotation === 180
+          ? { x: x + width, y: y + height }
+          : rotation === 270
+            ? { x, y: y + height }
+            : { x, y };
+    page.drawPage(stamp, { ...origin, rotate: degrees(rotation) });
+  }
+  page.pushOperators(endMarkedContent());
+}

@@ -1,0 +1,261 @@
+// The tagged application PDF (issue #32) read back as an assistive technology would: the PDF/UA
+// checker, poppler's view of the structure tree (pdfinfo -struct-text) against the print view's
+// rows, the text, the outline and the page numbers.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import PDFDocument from 'pdfkit';
+import { PDFDict, PDFDocument as PDFLib, PDFHexString, PDFName, PDFString } from 'pdf-lib';
+import { openSync } from 'fontkit';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { APPLICATION_DEFINITION, DEFAULT_PARTNER } from '@admissions/form';
+import {
+  buildAnswerView,
+  collectAnswerPairs,
+  type AnswerView,
+  type ApplicationCover,
+} from '../src';
+import { ANSWER_FIXTURES, type AnswerFixture } from '../src/fixtures';
+import { renderApplicationPdf } from '../src/pdf';
+import { renderTaggedApplicationPdf } from '../src/pdf/tagged/assemble-tagged';
+import {
+  buildDocumentPdf,
+  findOutOfOrder,
+  pdfOutline,
+  pdfPageTexts,
+  pdfText,
+  squeeze,
+  withoutPageNumbers,
+} from './pdf-tools';
+import { checkPdfUa } from './pdf-ua-check';
+
+const ONE_PIXEL_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
+
+/** The alternative text of the file's Figure element (the first one found). */
+async function findFigure(bytes: Uint8Array): Promise<string | undefined> {
+  const pdf = await PDFLib.load(bytes);
+  for (const [, object] of pdf.context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFDict)) continue;
+    if (object.get(PDFName.of('S'))?.toString() !== '/Figure') continue;
+    const alt = object.lookup(PDFName.of('Alt'));
+    if (alt instanceof PDFHexString || alt instanceof PDFString) return alt.decodeText();
+  }
+  return undefined;
+}
+
+const NAME = 'Zoë Łukasz 王小明 Дмитрий';
+
+function viewOf(fixture: AnswerFixture): AnswerView {
+  return buildAnswerView(APPLICATION_DEFINITION, fixture.answers, {
+    partner: DEFAULT_PARTNER,
+    addAnother: fixture.addAnother,
+    tabs: fixture.tabs,
+    documents: fixture.documents,
+  });
+}
+
+const COVER: ApplicationCover = {
+  applicantName: NAME,
+  applicationId: 'a1b2c3d4-0000-4000-8000-000000000001',
+  submittedAt: '2026-11-20T15:04:00.000Z',
+  generatedAt: '2026-11-23T12:30:00.000Z',
+};
+
+function withFile<T>(bytes: Uint8Array, read: (file: string) => T): T {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tagged-pdf-'));
+  try {
+    const file = path.join(dir, 'application.pdf');
+    writeFileSync(file, bytes);
+    return read(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const pdfInfo = (bytes: Uint8Array, ...args: string[]) =>
+  withFile(bytes, (file) => execFileSync('pdfinfo', [...args, file], { encoding: 'utf8' }));
+
+/** The answer rows of the structure tree as poppler reads them: TH text, TD text, in tree order. */
+function structureRows(bytes: Uint8Array): { th: string; td: string }[] {
+  const rows: { th: string; td: string }[] = [];
+  let cell: 'th' | 'td' | undefined;
+  let pastCover = false;
+  for (const line of pdfInfo(bytes, '-struct-text').split('\n')) {
+    const trimmed = line.trim();
+    const quoted = /^"(.*)"$/s.exec(trimmed);
+    if (quoted) {
+      if (cell && pastCover) rows.at(-1)![cell] += quoted[1];
+      continue;
+    }
+    const type = /^([A-Za-z0-9]+)/.exec(trimmed)?.[1];
+    if (type === 'Sect') pastCover = true;
+    if (type === 'TR' && pastCover) rows.push({ th: '', td: '' });
+    // Attribute lines ("/Scope /Row") belong to the element above them.
+    if (type) cell = type === 'TH' ? 'th' : type === 'TD' ? 'td' : undefined;
+  }
+  return rows;
+}
+
+/** A small document tagged by its author (pdfkit, an embedded font), `pages` pages long. */
+function buildTaggedDocumentPdf(title: string, pages: number): Promise<Uint8Array> {
+  const doc = new PDFDocument({
+    tagged: true,
+    lang: 'en',
+    displayTitle: true,
+    info: { Title: title },
+    autoFirstPage: false,
+  });
+  const chunks: Uint8Array[] = [];
+  const done = new Promise<Uint8Array>((resolve) => {
+    doc.on('data', (chunk) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+  });
+  doc.registerFont('body', openSync('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'));
+  doc.font('body');
+  const root = doc.struct('Document');
+  doc.addStructure(root);
+  for (let page = 1; page <= pages; page++) {
+    doc.addPage();
+    const heading = doc.struct('H1');
+    root.add(heading);
+    const content = doc.markStructureContent('H1');
+    doc.text(`${title} part ${page}`);
+    doc.endMarkedContent();
+    heading.add(content);
+    heading.end();
+    const paragraph = doc.struct('P');
+    root.add(paragraph);
+    const text = doc.markStructureContent('P');
+    doc.text(`${title} text of part ${page}.`);
+    doc.endMarkedContent();
+    paragraph.add(text);
+    paragraph.end();
+  }
+  root.end();
+  doc.end();
+  return done;
+}
+
+describe('the PDF/UA checker', () => {
+  it('fails on the application PDF as react-pdf renders it', async () => {
+    const bytes = await renderApplicationPdf(viewOf(ANSWER_FIXTURES.complete), COVER);
+    const checkpoints = new Set((await checkPdfUa(bytes)).map((finding) => finding.checkpoint));
+    // No structure tree, no language, no title shown, content untagged, fonts without ToUnicode.
+    for (const checkpoint of ['01-001', '01-005', '01-006', '11-001', '06-003', '31-006']) {
+      expect(checkpoints).toContain(checkpoint);
+    }
+  }, 60_000);
+});
+
+describe.each(Object.entries(ANSWER_FIXTURES))('the tagged application PDF: %s', (_, fixture) => {
+  const view = viewOf(fixture);
+  let bytes: Uint8Array;
+
+  beforeAll(async () => {
+    bytes = await renderTaggedApplicationPdf(view, COVER);
+  }, 60_000);
+
+  it('passes the PDF/UA checker, and poppler reads it as tagged', async () => {
+    expect(await checkPdfUa(bytes)).toEqual([]);
+    expect(pdfInfo(bytes)).toMatch(/^Tagged:\s+yes$/m);
+  });
+
+  it('has one TH/TD row per print view row, in the print view order', () => {
+    const rows = structureRows(bytes);
+    const pairs = collectAnswerPairs(view);
+    expect(rows).toHaveLength(pairs.length);
+    pairs.forEach((pair, i) => {
+      // A TH also carries the tab the question belongs to, after its label.
+      expect(squeeze(rows[i]!.th).startsWith(squeeze(pair.label))).toBe(true);
+      expect(squeeze(rows[i]!.td)).toBe(squeeze(pair.value));
+    });
+  });
+
+  it('reads the same text in page order, and numbers every page', () => {
+    const text = withoutPageNumbers(pdfText(bytes));
+    const order = view.pages.flatMap((page) => [
+      page.title,
+      ...page.sections.flatMap((section) => [
+        section.title,
+        ...section.rows.flatMap((row) =>
+          row.kind === 'check' ? [row.value, row.label] : [row.label, row.value],
+        ),
+      ]),
+    ]);
+    expect(findOutOfOrder(text, order)).toBeUndefined();
+    const pages = pdfPageTexts(bytes);
+    pages.forEach((page, i) => expect(page).toContain(`Page ${i + 1} of ${pages.length}`));
+  });
+
+  it('has an outline entry per page with one nested entry per section', () => {
+    const outline = pdfOutline(bytes);
+    expect(outline.map((entry) => entry.title)).toEqual(view.pages.map((page) => page.title));
+    outline.forEach((entry, i) => {
+      expect(entry.kids.map((kid) => kid.title)).toEqual(
+        view.pages[i]!.sections.map((section) => section.title),
+      );
+    });
+  });
+});
+
+describe('the tagged application PDF with documents appended', () => {
+  const view = viewOf(ANSWER_FIXTURES.unicode);
+  let documents: { title: string; bytes: Uint8Array }[];
+
+  beforeAll(async () => {
+    documents = [
+      { title: 'Personal Statement', bytes: await buildTaggedDocumentPdf('Statement', 2) },
+      { title: 'Resume', bytes: await buildDocumentPdf('Resume', 2) },
+    ];
+  });
+
+  it('keeps a tagged document’s structure under its own section, one tagged file', async () => {
+    const bytes = await renderTaggedApplicationPdf(view, COVER, documents.slice(0, 1));
+    expect(await checkPdfUa(bytes)).toEqual([]);
+    const tree = pdfInfo(bytes, '-struct-text');
+    expect(tree).toMatch(
+      /Sect "Personal Statement"\n\s+Document\n\s+H1[^\n]*\n\s+"Statement part 1"/,
+    );
+    expect(tree).toContain('"Statement text of part 2."');
+  }, 60_000);
+
+  it('tags a converted image as a Figure whose alternative text names the question and the file', async () => {
+    const image = await PDFLib.create();
+    const png = await image.embedPng(Buffer.from(ONE_PIXEL_PNG, 'base64'));
+    image.addPage([612, 792]).drawImage(png, { x: 72, y: 72, width: 468, height: 648 });
+    const bytes = await renderTaggedApplicationPdf(
+      view,
+      { ...COVER, listUntaggedDocuments: true },
+      [{ title: 'Transcript', bytes: await image.save(), fileName: 'transcript.png' }],
+    );
+    expect(await checkPdfUa(bytes)).toEqual([]);
+    const figure = await findFigure(bytes);
+    expect(figure).toBe('Transcript: transcript.png');
+    expect(pdfPageTexts(bytes)[0]).not.toContain('not tagged');
+  }, 60_000);
+
+  it('appends an untagged document as it is and says so on the staff cover only', async () => {
+    const staff = await renderTaggedApplicationPdf(
+      view,
+      { ...COVER, listUntaggedDocuments: true },
+      documents,
+    );
+    const applicant = await renderTaggedApplicationPdf(view, COVER, documents);
+    const pages = pdfPageTexts(staff);
+    expect(squeeze(pages[0]!)).toContain(squeeze('Resume: not tagged by its author'));
+    expect(pdfPageTexts(applicant)[0]).not.toContain('not tagged');
+    // Only the untagged document's own two pages fail: its text and its unmapped font.
+    const findings = await checkPdfUa(staff);
+    const failingPages = new Set(findings.map((f) => /^page (\d+)/.exec(f.message)?.[1]));
+    expect([...failingPages]).toEqual([String(pages.length - 1), String(pages.length)]);
+    // Same numbering and bookmarks as the react-pdf assembly.
+    pages.forEach((page, i) => expect(page).toContain(`Page ${i + 1} of ${pages.length}`));
+    expect(pages.at(-1)).toContain('Resume page 2');
+    expect(pdfOutline(staff).slice(-2)).toMatchObject([
+      { title: 'Personal Statement', page: pages.length - 3 },
+      { title: 'Resume', page: pages.length - 1 },
+    ]);
+  }, 60_000);
+});
