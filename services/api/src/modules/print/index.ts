@@ -12,6 +12,7 @@ export {
   buildPrintView,
   listShownKeys,
   renderApplication,
+  type PageCountingRenderer,
   type PdfDocumentInput,
   type PdfRenderer,
   type RenderDeps,

@@ -1,5 +1,7 @@
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
-import type { Db } from './connect';
+// The drizzle handle's own type, not connect.ts's Db: connect.ts runs these on PGlite, so naming
+// its type here would close a circle.
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 
 /**
  * A statement of fixed text that runs on every request (the session check, the autosave, the
@@ -124,7 +126,7 @@ export function countPreparedOnPglite(client: PGlite): number {
 
 /** Runs `statement` with `values` ($1, $2, …) on whichever driver `db` wraps; the rows it returns. */
 export async function runPrepared<Row>(
-  db: Db,
+  db: PgDatabase<PgQueryResultHKT>,
   statement: PreparedStatement,
   values: readonly PreparedValue[],
 ): Promise<Row[]> {
