@@ -13,11 +13,8 @@ import type { Logger } from 'pino';
 import { findApplication } from '../application';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
-import {
-  createUploadKey,
-  UPLOAD_POLICY,
-  type StorageDriver,
-} from '../../platform/storage/storage-driver';
+import type { StorageDriver } from '../../platform/storage/storage-driver';
+import { createUploadKey, UPLOAD_POLICY } from './document-storage';
 import {
   createDocumentStore,
   findConverting,

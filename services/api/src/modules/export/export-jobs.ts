@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Database } from '../../platform/db/connect';
 import { workJobs, type JobQueue, type QueueDefinition } from '../../platform/queue/job-queue';
-import type { PageCountingRenderer, RenderDeps } from '../print';
-import { createApplicationPdfKey, type StorageDriver } from '../../platform/storage/storage-driver';
+import { createApplicationPdfKey, type PageCountingRenderer, type RenderDeps } from '../print';
+import type { StorageDriver } from '../../platform/storage/storage-driver';
 import {
   createApplicationRenderer,
   RenderCancelledError,
