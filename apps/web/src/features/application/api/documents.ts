@@ -6,8 +6,8 @@ import {
   type MessageResponse,
   type PresignedUrlResponse,
 } from '@admissions/api-contract';
-import { ServerError } from './errors';
-import { callApi } from './call-api';
+import { ServerError } from '../../../shared/api/errors';
+import { callApi } from '../../../shared/api/call-api';
 
 export const documentQueryKeys = {
   answers: ['document-answer'] as const,

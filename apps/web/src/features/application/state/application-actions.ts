@@ -9,7 +9,7 @@ import {
   type ValidationErrors,
 } from '@admissions/form';
 import { PATHS } from '../../../config/paths';
-import { documentQueryKeys } from '../../../shared/api/documents';
+import { documentQueryKeys } from '../api/documents';
 import { ServerError } from '../../../shared/api/errors';
 import { buildCarriedState } from '../../../shared/lib/auth-location-state';
 import { showErrorToast } from '../../../shared/ui/notify';
