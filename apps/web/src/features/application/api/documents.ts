@@ -9,11 +9,6 @@ import {
 import { ServerError } from '../../../shared/api/errors';
 import { callApi } from '../../../shared/api/call-api';
 
-export const documentQueryKeys = {
-  answers: ['document-answer'] as const,
-  conversion: (answerKey: string) => ['document-conversion', answerKey] as const,
-};
-
 export function getPresignedUrl(answerKey: string): Promise<PresignedUrlResponse> {
   return callApi('POST /api/presigned-url', { body: { answer_key: answerKey } });
 }

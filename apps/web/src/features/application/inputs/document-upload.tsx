@@ -15,13 +15,13 @@ import {
 import {
   deleteConversion,
   deleteDocumentAnswer,
-  documentQueryKeys,
   getConversionStatus,
   getDocumentAnswers,
   getPresignedUrl,
   startConversion,
   uploadToPresignedUrl,
 } from '../api/documents';
+import { documentQueryKeys } from '../../../shared/api/document-query-keys';
 import { AppModal } from '../../../shared/ui/app-modal';
 import { showErrorToast } from '../../../shared/ui/notify';
 import classes from './document-upload.module.css';
