@@ -1,8 +1,10 @@
 // The layering rules hold without a reviewer: a new file that breaks one fails `npm run lint`.
 // Each case writes a real file into the tree, lints it with the repository's own configuration
 // and removes it again.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { ESLint } from 'eslint';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -23,6 +25,33 @@ async function lintMessages(files: string[]): Promise<{ rule: string | null; tex
   return results.flatMap((result) =>
     result.messages.map((message) => ({ rule: message.ruleId, text: message.message })),
   );
+}
+
+/**
+ * The import-graph half of `npm run lint` (its lint:graph script: dependency-cruiser with the
+ * repository's .dependency-cruiser.cjs), run from the given files: the rules it reports broken.
+ */
+async function cruiseRules(files: string[]): Promise<string[]> {
+  const scripts = (
+    JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts;
+  expect(scripts.lint).toContain('npm run --silent lint:graph');
+  const config = /--config (\S+)/.exec(scripts['lint:graph'] ?? '')?.[1];
+  expect(config).toBeDefined();
+  const bin = path.join(repoRoot, 'node_modules/.bin/depcruise');
+  const run = await promisify(execFile)(bin, ['--config', config!, ...files], {
+    cwd: repoRoot,
+    maxBuffer: 64 << 20,
+  }).then(
+    (done) => ({ failed: false, stdout: done.stdout }),
+    (error: { stdout: string }) => ({ failed: true, stdout: error.stdout }),
+  );
+  // Its report names each broken rule on an `error <rule>:` line, and any fails the command.
+  const rules = [...run.stdout.matchAll(/^\s*error (\S+):/gm)].map((match) => match[1]!);
+  expect(run.failed).toBe(rules.length > 0);
+  return [...new Set(rules)].sort();
 }
 
 afterEach(() => {
@@ -152,5 +181,51 @@ describe('lint keeps the layers', { timeout: 120_000 }, () => {
       text: expect.stringContaining('A route without declared access') as string,
     });
     expect(await lintMessages([declared])).toEqual([]);
+  });
+
+  it('refuses a type-only cycle, which import-x/no-cycle does not see', async () => {
+    writeSource(
+      'services/api/src/modules/lookup/zz-lint-type-cycle-b.ts',
+      "import type { A } from './zz-lint-type-cycle-a';\nexport type B = { a?: A };\n",
+    );
+    const first = writeSource(
+      'services/api/src/modules/lookup/zz-lint-type-cycle-a.ts',
+      "import type { B } from './zz-lint-type-cycle-b';\nexport type A = { b?: B };\n",
+    );
+    expect(await cruiseRules([first])).toEqual(['no-cycle']);
+    expect((await lintMessages([first])).map((m) => m.rule)).not.toContain('import-x/no-cycle');
+  });
+
+  it('refuses a package cycle: a lower package importing a higher one', async () => {
+    const file = writeSource(
+      'packages/form/src/zz-lint-probe.ts',
+      "import type { ErrorResponse } from '@admissions/api-contract';\nexport type Probe = ErrorResponse;\n",
+    );
+    expect(await cruiseRules([file])).toEqual(['no-folder-cycle', 'package-layers-form']);
+  });
+
+  it('refuses a package importing the service or the SPA', async () => {
+    const file = writeSource(
+      'packages/answer-view/src/zz-lint-probe.ts',
+      "import type { Clock } from '../../../services/api/src/platform/lib/clock';\nexport type Probe = Clock;\n",
+    );
+    expect(await cruiseRules([file])).toContain('packages-below-apps');
+  });
+
+  it('refuses an SPA shared/ file importing a feature, and a feature importing app/', async () => {
+    const shared = writeSource(
+      'apps/web/src/shared/lib/zz-lint-probe.ts',
+      "import type { PrintedApplication } from '../../features/print';\nexport type Probe = typeof PrintedApplication;\n",
+    );
+    expect(await cruiseRules([shared])).toContain('spa-shared-knows-no-feature');
+    const feature = writeSource(
+      'apps/web/src/features/print/zz-lint-probe.ts',
+      "import type { App } from '../../app/app';\nexport type Probe = typeof App;\n",
+    );
+    expect(await cruiseRules([feature])).toContain('spa-features-below-app');
+  });
+
+  it('finds the tree itself clean', async () => {
+    expect(await cruiseRules(['packages', 'services/api/src', 'apps/web/src'])).toEqual([]);
   });
 });

@@ -14,7 +14,7 @@ import {
   ANONYMOUS_UPLOAD_MESSAGE,
   DELETE_CONFIRMATION,
   DocumentUpload,
-} from '../src/shared/ui/document-upload';
+} from '../src/features/application/inputs/document-upload';
 import { FileUploadInProgressDialog } from '../src/shared/ui/file-upload-in-progress-dialog';
 import { stubFetch } from './support/fetch-stub';
 

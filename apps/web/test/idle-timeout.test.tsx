@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '@admissions/api-contract';
-import { IDLE_TEXTS } from '../src/features/account/components/idle-timeout';
+import { IDLE_TEXTS } from '../src/features/account/components/idle-texts';
 import { renderApp } from './support/render-app';
 import { MARKER_COOKIE, setLoginMarker, stubFetch } from './support/fetch-stub';
 import { PROFILE } from './support/profile';

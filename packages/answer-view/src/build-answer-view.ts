@@ -1,7 +1,6 @@
 // buildAnswerView: saved answers → the plain view model both renderers lay out. Every decision
 // about what shows and how it reads is made here, with packages/form's engine, so the print view
 // and the PDF cannot disagree with each other or with the form on screen.
-import type { DocumentAnswer } from '@admissions/api-contract';
 import {
   APPLICANT_NAME_KEYS,
   clearHiddenAnswers,
@@ -44,8 +43,14 @@ import { formatDocumentSize } from './document-size';
 
 export type AnswerViewAudience = 'applicant' | 'service';
 
-/** A converted document as the API stores it (docs/data-model.md "document answer"). */
-export type DocumentRecord = DocumentAnswer;
+/**
+ * What the view needs of a converted document (docs/data-model.md "document answer"). Stated here
+ * rather than taken from @admissions/api-contract, which sits above this package.
+ */
+export interface DocumentRecord {
+  file_name: string;
+  file_size: number;
+}
 
 export interface AnswerViewExtras {
   partner: PartnerConfig;

@@ -53,3 +53,24 @@ export function checkAnswerPatch(
   }
   return problems;
 }
+
+/** A problem of checkAnswerPatch as the sentence the API answers with (PUT /api/answer, the prefill CLI). */
+export function describeAnswerProblem(problem: AnswerPatchProblem): string {
+  switch (problem.problem) {
+    case 'unknown':
+      return `"${problem.key}" is not a question of this application.`;
+    case 'too-long':
+      return `The answer to "${problem.key}" is too long (at most ${problem.limit} characters).`;
+    case 'not-a-string':
+      return `The answer to "${problem.key}" must be text.`;
+  }
+}
+
+/** True for the answer key of a file question (`*_doc`), the only keys that take uploads. */
+export function isFileQuestion(
+  key: string,
+  definition: ApplicationDefinition = APPLICATION_DEFINITION,
+): boolean {
+  const found = compileDefinition(definition).byAnswerKey.get(key);
+  return found?.entry.question.type === 'file' && found.entry.question.key === key;
+}

@@ -10,7 +10,11 @@ import pino from 'pino';
 import { APPLICATION_DEFINITION, findQuestionEntry } from '@admissions/form';
 import { MESSAGES as FORM_MESSAGES } from '@admissions/form';
 import { DOCUMENT_MESSAGES, MESSAGES, formatSubmitWhileConverting } from '@admissions/api-contract';
-import { CONVERSION_QUEUE_NAME } from '../src/modules/documents';
+import {
+  CONVERSION_QUEUE_NAME,
+  createDocumentKey,
+  createUploadKey,
+} from '../src/modules/documents';
 import { createManualClock } from '../src/platform/lib/clock';
 import {
   createDocumentConverter,
@@ -27,11 +31,7 @@ import {
   sweepStuckConversions,
   type ConversionJob,
 } from '../src/modules/documents/conversion-jobs';
-import {
-  createDocumentKey,
-  createUploadKey,
-  type StorageDriver,
-} from '../src/platform/storage/storage-driver';
+import type { StorageDriver } from '../src/platform/storage/storage-driver';
 import { buildPdf } from './support/document-fixtures';
 import { pdfText } from './support/pdf-inspect';
 import { createUploadClient } from './support/upload-client';

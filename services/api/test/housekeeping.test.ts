@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, type ApplicationPdfResponse } from '@admissions/api-contract';
 import { HOUSEKEEPING_QUEUE } from '../src/modules/auth';
 import { HOUSEKEEPING_CRON } from '../src/modules/auth/housekeeping';
-import { ORPHAN_PDF_GRACE_MS } from '../src/modules/print';
-import { createApplicationPdfKey } from '../src/platform/storage/storage-driver';
+import { ORPHAN_PDF_GRACE_MS, createApplicationPdfKey } from '../src/modules/print';
 import {
   availableDrivers,
   createTestRuntime,

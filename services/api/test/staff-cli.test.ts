@@ -150,7 +150,11 @@ describe.each(availableDrivers())('staff CLI commands (%s)', (driver) => {
       failure([
         'prefill',
         '--file',
-        writeJson('invalid.json', { first_name: 'x'.repeat(46), favourite_colour: 'blue' }),
+        writeJson('invalid.json', {
+          first_name: 'x'.repeat(46),
+          favourite_colour: 'blue',
+          personal_statement_doc: 'statement.pdf',
+        }),
       ]),
       failure(['prefill', '--file', writeJson('ttl.json', { first_name: 'Ada' }), '--ttl', '1y']),
     ]);
@@ -164,6 +168,9 @@ describe.each(availableDrivers())('staff CLI commands (%s)', (driver) => {
       'The answer to "first_name" is too long (at most 45 characters).',
     );
     expect(invalid.stderr).toContain('"favourite_colour" is not a question of this application.');
+    expect(invalid.stderr).toContain(
+      'Documents cannot be prefilled; remove: personal_statement_doc.',
+    );
     expect(badTtl.stderr).toContain('--ttl "1y" is not a duration');
     expect(await countPrefills()).toBe(before);
   }, 30_000);

@@ -12,12 +12,8 @@ import S3rver from 's3rver';
 import { DOCUMENT_MESSAGES } from '@admissions/api-contract';
 import { loadConfig } from '../src/platform/config';
 import { createStorage } from '../src/platform/storage/create-storage';
-import {
-  createDocumentKey,
-  createUploadKey,
-  UPLOAD_POLICY,
-  type StorageDriver,
-} from '../src/platform/storage/storage-driver';
+import type { StorageDriver } from '../src/platform/storage/storage-driver';
+import { createDocumentKey, createUploadKey, UPLOAD_POLICY } from '../src/modules/documents';
 import { createManualClock, systemClock } from '../src/platform/lib/clock';
 import { createDocumentStore } from '../src/modules/documents/document-store';
 import {

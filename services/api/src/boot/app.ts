@@ -40,7 +40,7 @@ import type { StorageDriver } from '../platform/storage/storage-driver';
 import { localUploadRoute } from '../platform/storage/local-upload-route';
 import type { LocalStorage } from '../platform/storage/local-storage';
 import type { ConversionJob } from '../modules/documents';
-import { createDocumentService } from '../modules/documents';
+import { createDocumentService, LOCAL_UPLOAD } from '../modules/documents';
 import { documentRoutes } from '../modules/documents';
 import { createAddressProvider } from '../modules/lookup';
 import { createLookupService } from '../modules/lookup';
@@ -209,6 +209,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.storage.kind === 'local') {
     const { store } = documentService;
     await app.register(localUploadRoute, {
+      ...LOCAL_UPLOAD,
       storage: deps.storage as LocalStorage,
       receipts: {
         claim: (key) => store.claimUploadReceipt(key, clock.now()),

@@ -24,7 +24,7 @@ import { createMailer, type Mailer } from '../platform/mail/mailer';
 import { seedLookupSamples } from '../modules/lookup';
 import { createStorage } from '../platform/storage/create-storage';
 import type { StorageDriver } from '../platform/storage/storage-driver';
-import { DOCUMENT_SANDBOX_TASKS, enqueueConversion } from '../modules/documents';
+import { DOCUMENT_SANDBOX_TASKS, LOCAL_UPLOAD, enqueueConversion } from '../modules/documents';
 import { buildApp } from './app';
 import { PRINT_SANDBOX_TASKS, createSandboxedRenderers } from '../modules/print';
 import type { PdfRenderer } from '../modules/print';
@@ -152,7 +152,7 @@ export async function startServices(config: Config, options: ServicesOptions): P
     logger,
   });
   // Shared by every process: S3, or DATA_DIR/blobs on the same machine.
-  const storage = await createStorage(config, secrets.hmacKey, clock);
+  const storage = await createStorage(config, secrets.hmacKey, clock, LOCAL_UPLOAD.path);
   // Conversion and rendering parse applicants' files: they run in sandbox children, not here.
   const sandbox = createConfiguredSandbox(config, logger, [
     DOCUMENT_SANDBOX_TASKS,

@@ -14,12 +14,7 @@ import {
   startConversionRuntime,
   type ConversionRuntime,
 } from '../modules/documents';
-import {
-  EXPORT_QUEUE_DEFINITION,
-  createPdfLayout,
-  startExportWorker,
-  type PageCountingRenderer,
-} from '../modules/export';
+import { EXPORT_QUEUE_DEFINITION, createPdfLayout, startExportWorker } from '../modules/export';
 import { createMetrics, type Metrics } from '../platform/http/metrics';
 import type { Clock } from '../platform/lib/clock';
 import type { Secrets } from '../platform/lib/crypto';
@@ -34,6 +29,7 @@ import {
   createPdfStore,
   deleteOrphanApplicationPdfs,
   startPdfWorker,
+  type PageCountingRenderer,
   type PdfRenderer,
 } from '../modules/print';
 import type { SandboxPool } from '../platform/sandbox/sandbox-pool';

@@ -8,10 +8,10 @@ import { createAnswerFixtures, type AnswerFixtureName } from '@admissions/answer
 import { WEB_STATUSES } from '@admissions/api-contract';
 import type { Db } from '../../src/platform/db/connect';
 import { applications } from '../../src/modules/application';
-import { documentAnswers } from '../../src/modules/documents';
+import { createDocumentKey, documentAnswers } from '../../src/modules/documents';
 import { users } from '../../src/modules/auth';
 import { splitSensitive } from '../../src/modules/application/application-store';
-import { createDocumentKey, type StorageDriver } from '../../src/platform/storage/storage-driver';
+import type { StorageDriver } from '../../src/platform/storage/storage-driver';
 
 export interface SeedDeps {
   db: Db;

@@ -1,7 +1,18 @@
 import { Modal } from '@mantine/core';
 import { useMediaQuery, useMounted } from '@mantine/hooks';
-import { MEDIA, MODAL_SIZES } from '../../config/theme';
-import type { AppModalProps } from './app-modal';
+import type { ReactNode } from 'react';
+import { MEDIA, MODAL_SIZES, type ModalSize } from '../../config/theme';
+
+/** AppModal's props: here, in the lazily loaded file, so that this file need not import AppModal's. */
+export interface AppModalProps {
+  opened: boolean;
+  onClose: () => void;
+  title: ReactNode;
+  /** docs/screens-and-routes.md sizes; xs unless told otherwise. */
+  size?: ModalSize;
+  closeOnClickOutside?: boolean;
+  children: ReactNode;
+}
 
 /**
  * Mantine's modal with the product's three widths (wider on tablets, where space is tight),

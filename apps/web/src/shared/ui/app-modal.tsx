@@ -1,17 +1,9 @@
-import { useEffect, useState, type ReactNode } from 'react';
-import type { ModalSize } from '../../config/theme';
+import { useEffect, useState } from 'react';
 import { runWhenPageSettles } from '../lib/when-page-settles';
 import type * as DialogModule from './app-modal-dialog';
+import type { AppModalProps } from './app-modal-dialog';
 
-export interface AppModalProps {
-  opened: boolean;
-  onClose: () => void;
-  title: ReactNode;
-  /** docs/screens-and-routes.md sizes; xs unless told otherwise. */
-  size?: ModalSize;
-  closeOnClickOutside?: boolean;
-  children: ReactNode;
-}
+export type { AppModalProps };
 
 type Dialog = typeof DialogModule.AppModalDialog;
 

@@ -7,10 +7,10 @@ import {
   TAB_GROUPS,
   checkAnswerPatch,
   clearHiddenAnswers,
+  describeAnswerProblem,
   isKnownAnswerKey,
   listTabAnswersToClear,
   validateAnswers,
-  type AnswerPatchProblem,
   type PartnerConfig,
 } from '@admissions/form';
 import {
@@ -63,17 +63,6 @@ export interface ApplicationDeps {
   files: ApplicationFiles;
 }
 
-function describeProblem(problem: AnswerPatchProblem): string {
-  switch (problem.problem) {
-    case 'unknown':
-      return `"${problem.key}" is not a question of this application.`;
-    case 'too-long':
-      return `The answer to "${problem.key}" is too long (at most ${problem.limit} characters).`;
-    case 'not-a-string':
-      return `The answer to "${problem.key}" must be text.`;
-  }
-}
-
 export function createApplicationService(deps: ApplicationDeps) {
   const { db, clock, encryptionKey, partner, sendMail, files } = deps;
 
@@ -102,9 +91,9 @@ export function createApplicationService(deps: ApplicationDeps) {
     async saveAnswers(userId: string, patch: Record<string, string>): Promise<void> {
       const problems = checkAnswerPatch(patch, partner);
       if (problems.length > 0) {
-        throw new AppError('INVALID_ANSWER', describeProblem(problems[0]!), {
+        throw new AppError('INVALID_ANSWER', describeAnswerProblem(problems[0]!), {
           details: {
-            errors: Object.fromEntries(problems.map((p) => [p.key, [describeProblem(p)]])),
+            errors: Object.fromEntries(problems.map((p) => [p.key, [describeAnswerProblem(p)]])),
           },
         });
       }

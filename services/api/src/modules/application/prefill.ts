@@ -5,6 +5,8 @@
 import {
   PREFILL_REFUSED_ANSWER_KEYS,
   checkAnswerPatch,
+  describeAnswerProblem,
+  isFileQuestion,
   type PartnerConfig,
 } from '@admissions/form';
 import type { Db } from '../../platform/db/connect';
@@ -27,25 +29,13 @@ export function checkPrefillAnswers(raw: unknown, partner: PartnerConfig): strin
       `Prefill links never carry SSN, alien registration number or disciplinary answers; remove: ${refused.join(', ')}.`,
     );
   }
-  const files = Object.keys(answers).filter((k) => k.endsWith('_doc'));
+  const files = Object.keys(answers).filter((k) => isFileQuestion(k));
   if (files.length > 0) {
     problems.push(`Documents cannot be prefilled; remove: ${files.join(', ')}.`);
   }
   for (const problem of checkAnswerPatch(answers, partner)) {
     if (PREFILL_REFUSED_ANSWER_KEYS.includes(problem.key)) continue;
-    switch (problem.problem) {
-      case 'unknown':
-        problems.push(`"${problem.key}" is not a question of this application.`);
-        break;
-      case 'not-a-string':
-        problems.push(`The answer to "${problem.key}" must be text.`);
-        break;
-      case 'too-long':
-        problems.push(
-          `The answer to "${problem.key}" is too long (at most ${problem.limit} characters).`,
-        );
-        break;
-    }
+    problems.push(describeAnswerProblem(problem));
   }
   if (problems.length === 0 && Object.keys(answers).length === 0) {
     problems.push('The file holds no answers.');

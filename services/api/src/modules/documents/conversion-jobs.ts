@@ -15,14 +15,18 @@ import {
   DocumentRejectedError,
 } from './conversion/conversion-errors';
 import {
-  createDocumentKey,
-  createThumbnailKey,
   StoredObjectTooLargeError,
-  UPLOAD_POLICY,
   type StorageDriver,
 } from '../../platform/storage/storage-driver';
 import { removeUnreferencedObjects } from '../../platform/storage/unreferenced-objects';
 import type { ConversionRow, DocumentStore } from './document-store';
+import {
+  createDocumentKey,
+  createThumbnailKey,
+  DOCUMENT_PREFIX,
+  UPLOAD_POLICY,
+  UPLOAD_PREFIX,
+} from './document-storage';
 import type { DocumentPreviewer } from './document-preview';
 
 export const CONVERSION_QUEUE_NAME = 'convert-document';
@@ -267,7 +271,7 @@ export async function sweepOrphanBlobs(
   deps: Pick<ConversionWorkerDeps, 'store' | 'storage' | 'clock' | 'logger' | 'timeoutMs'>,
 ): Promise<number> {
   const { store, storage, clock, logger } = deps;
-  const removed = await removeUnreferencedObjects(storage, ['uploads/', 'documents/'], {
+  const removed = await removeUnreferencedObjects(storage, [UPLOAD_PREFIX, DOCUMENT_PREFIX], {
     before: new Date(clock.now().getTime() - orphanGraceMs(deps.timeoutMs)),
     listReferenced: (keys) => store.listReferencedKeys(keys),
     remove: (keys) => removeAll(storage, keys, logger),

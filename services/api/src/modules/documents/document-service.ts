@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { APPLICATION_DEFINITION, findQuestionEntry, listTabAnswersToClear } from '@admissions/form';
+import { APPLICATION_DEFINITION, isFileQuestion, listTabAnswersToClear } from '@admissions/form';
 import {
   API_ROUTES,
   DOCUMENT_MESSAGES,
@@ -13,11 +13,8 @@ import type { Logger } from 'pino';
 import { findApplication } from '../application';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
-import {
-  createUploadKey,
-  UPLOAD_POLICY,
-  type StorageDriver,
-} from '../../platform/storage/storage-driver';
+import type { StorageDriver } from '../../platform/storage/storage-driver';
+import { createUploadKey, UPLOAD_POLICY } from './document-storage';
 import {
   createDocumentStore,
   findConverting,
@@ -34,12 +31,6 @@ export interface DocumentServiceDeps {
   logger: Logger;
   enqueue: (job: ConversionJob) => Promise<void>;
   conversionTimeoutMs: number;
-}
-
-/** True for the keys of file questions (`*_doc`), the only ones that take uploads. */
-export function isFileQuestion(answerKey: string): boolean {
-  const entry = findQuestionEntry(APPLICATION_DEFINITION, answerKey);
-  return entry?.question.type === 'file' && entry.question.key === answerKey;
 }
 
 const STATUS_MESSAGES = {
@@ -248,8 +239,8 @@ export function createDocumentService(deps: DocumentServiceDeps) {
      * Progress" in the SPA) while one of them is still converting.
      */
     async prepareTabSwitch(userId: string, tabId: string, chosenTab: string): Promise<string[]> {
-      const keys = listTabAnswersToClear(APPLICATION_DEFINITION, tabId, chosenTab).filter(
-        isFileQuestion,
+      const keys = listTabAnswersToClear(APPLICATION_DEFINITION, tabId, chosenTab).filter((key) =>
+        isFileQuestion(key),
       );
       const pending = await store.listPendingConversions(userId, keys);
       if (pending.length > 0) throw inProgress();

@@ -6,7 +6,7 @@
 import { and, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { ConversionStatus } from '@admissions/api-contract';
 import { UPLOAD_LIMITS } from './conversion/limits';
-import { UPLOAD_POLICY } from '../../platform/storage/storage-driver';
+import { UPLOAD_POLICY } from './document-storage';
 import type { Db } from '../../platform/db/connect';
 import { documentAnswers, documentConversions, documentUploads } from './schema';
 import { lockApplication, setFileAnswer } from '../application';

@@ -11,6 +11,12 @@ export { startConversionRuntime, type ConversionRuntime } from './conversion-run
 export { documentRoutes } from './document-routes';
 export { createDocumentService, type DocumentService } from './document-service';
 export { createDocumentStore, type DocumentAnswerRow } from './document-store';
+export {
+  createDocumentKey,
+  createUploadKey,
+  LOCAL_UPLOAD,
+  UPLOAD_POLICY,
+} from './document-storage';
 
 /** The sandbox task registry for uploads (the pools that convert documents load it). */
 export const DOCUMENT_SANDBOX_TASKS = locateEntry(

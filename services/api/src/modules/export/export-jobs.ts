@@ -8,13 +8,12 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Database } from '../../platform/db/connect';
 import { workJobs, type JobQueue, type QueueDefinition } from '../../platform/queue/job-queue';
-import type { RenderDeps } from '../print';
-import { createApplicationPdfKey, type StorageDriver } from '../../platform/storage/storage-driver';
+import { createApplicationPdfKey, type PageCountingRenderer, type RenderDeps } from '../print';
+import type { StorageDriver } from '../../platform/storage/storage-driver';
 import {
   createApplicationRenderer,
   RenderCancelledError,
   type ApplicationRenderer,
-  type PageCountingRenderer,
 } from './render';
 
 export const EXPORT_QUEUE = 'export-application-pdf';

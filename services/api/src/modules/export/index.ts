@@ -7,5 +7,5 @@ export {
   startExportWorker,
 } from './export-jobs';
 export { type Progress } from './progress';
-export { createPdfLayout, type PageCountingRenderer } from './render';
+export { createPdfLayout } from './render';
 export { runExport } from './run';

@@ -2,9 +2,8 @@
 // applications in a pool of sandbox children (one application at a time each, src/sandbox) while
 // this process reads the database and storage and writes files. The export picks its own size.
 import pino, { type Logger } from 'pino';
-import { PRINT_SANDBOX_TASKS, createSandboxedRenderers } from '../print';
+import { PRINT_SANDBOX_TASKS, createSandboxedRenderers, type PageCountingRenderer } from '../print';
 import { createConfiguredSandbox } from '../../platform/sandbox/sandbox-pool';
-import type { PageCountingRenderer } from './render';
 
 export interface RenderPool {
   render: PageCountingRenderer;

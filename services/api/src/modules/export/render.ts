@@ -2,10 +2,9 @@
 // behind GET /service/pdf), so an exported file is exactly the staff PDF. The layout step it
 // calls (view model → bytes) is injected: in-process it runs on a pool of threads, in a worker
 // process on the main thread.
-import type { AnswerView, ApplicationCover } from '@admissions/answer-view';
 import {
   renderApplication,
-  type PdfDocumentInput,
+  type PageCountingRenderer,
   type PdfRenderer,
   type RenderDeps,
 } from '../print';
@@ -21,13 +20,6 @@ export interface RenderedExport {
 }
 
 export type ApplicationRenderer = (applicationId: string) => Promise<RenderedExport>;
-
-/** Lays out one application; also answers its page count (counted where the bytes are). */
-export type PageCountingRenderer = (
-  view: AnswerView,
-  cover: ApplicationCover,
-  documents: PdfDocumentInput[],
-) => Promise<{ bytes: Uint8Array; pages: number }>;
 
 export const EXPORT_AUDIENCE = 'service';
 

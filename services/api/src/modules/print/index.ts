@@ -3,6 +3,7 @@ import { locateEntry } from '../../platform/service-root';
 export { sendPdfAttachment } from './pdf-file-name';
 export { ORPHAN_PDF_GRACE_MS, deleteOrphanApplicationPdfs } from './orphan-pdfs';
 export { PDF_QUEUE, enqueuePdfJob, startPdfWorker, type PdfJob } from './pdf-jobs';
+export { createApplicationPdfKey } from './pdf-keys';
 export { createSandboxedRenderers } from './pdf-renderer';
 export { pdfRoutes } from './pdf-routes';
 export { createApplicationPdfService, type ApplicationPdfService } from './pdf-service';
@@ -12,6 +13,7 @@ export {
   buildPrintView,
   listShownKeys,
   renderApplication,
+  type PageCountingRenderer,
   type PdfDocumentInput,
   type PdfRenderer,
   type RenderDeps,

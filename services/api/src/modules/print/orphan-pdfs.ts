@@ -3,6 +3,7 @@
 import type { Logger } from 'pino';
 import type { StorageDriver } from '../../platform/storage/storage-driver';
 import { removeUnreferencedObjects } from '../../platform/storage/unreferenced-objects';
+import { APPLICATION_PDF_PREFIX } from './pdf-keys';
 import { PDF_QUEUE } from './pdf-jobs';
 import type { PdfStore } from './pdf-store';
 
@@ -19,7 +20,7 @@ export async function deleteOrphanApplicationPdfs(
   deps: { store: PdfStore; storage: StorageDriver; logger: Logger },
   now: Date,
 ): Promise<number> {
-  return removeUnreferencedObjects(deps.storage, ['applications/'], {
+  return removeUnreferencedObjects(deps.storage, [APPLICATION_PDF_PREFIX], {
     before: new Date(now.getTime() - ORPHAN_PDF_GRACE_MS),
     listReferenced: (keys) => deps.store.listReferencedKeys(keys),
     remove: async (keys) => {

@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import { SERVICE_MESSAGES } from '@admissions/api-contract';
 import { workJobs, type JobQueue, type QueueDefinition } from '../../platform/queue/job-queue';
 import { isSandboxLimit } from '../../platform/sandbox/sandbox-pool';
-import { createApplicationPdfKey, type StorageDriver } from '../../platform/storage/storage-driver';
+import type { StorageDriver } from '../../platform/storage/storage-driver';
+import { createApplicationPdfKey } from './pdf-keys';
 import { renderApplication, type RenderDeps } from './render-application';
 import type { PdfAudience, PdfStore } from './pdf-store';
 

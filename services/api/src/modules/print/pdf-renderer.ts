@@ -3,10 +3,9 @@
 // out applicants' documents, so the service calls it only inside sandbox children
 // (createSandboxedRenderers); renderApplicationPdf itself is what those children run.
 import type * as PdfModule from '@admissions/answer-view/pdf';
-import type { PageCountingRenderer } from '../export';
 import type { SandboxPool } from '../../platform/sandbox/sandbox-pool';
 import type { AnswerView, ApplicationCover } from '@admissions/answer-view';
-import type { PdfDocumentInput, PdfRenderer } from './render-application';
+import type { PageCountingRenderer, PdfDocumentInput, PdfRenderer } from './render-application';
 
 export interface RenderApplicationInput {
   view: AnswerView;

@@ -9,11 +9,11 @@ import {
   type ConversionStatus,
 } from '@admissions/api-contract';
 import { AppError } from '../../platform/lib/app-error';
-import { createApplicationPdfKey } from '../../platform/storage/storage-driver';
 import { findAccountById } from '../auth';
 import { readApplicationVersion, readPlainAnswers } from '../application';
 import { createDownloadLink, verifyDownloadLink, type DownloadLinkQuery } from './download-links';
 import { PDF_NAME_KEYS } from './pdf-file-name';
+import { createApplicationPdfKey } from './pdf-keys';
 import type { PdfJob } from './pdf-jobs';
 import { createPdfStore } from './pdf-store';
 import { readApplicationSnapshot } from './read-application';

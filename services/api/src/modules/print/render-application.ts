@@ -24,6 +24,13 @@ export type PdfRenderer = (
   documents: PdfDocumentInput[],
 ) => Promise<Uint8Array>;
 
+/** Lays out one application and also answers its page count (the export's index needs it). */
+export type PageCountingRenderer = (
+  view: AnswerView,
+  cover: ApplicationCover,
+  documents: PdfDocumentInput[],
+) => Promise<{ bytes: Uint8Array; pages: number }>;
+
 /** Converted PDFs are small (1 MB uploads), but a docx can grow when laid out: a generous cap. */
 const MAX_DOCUMENT_PDF_BYTES = 64 * 1024 * 1024;
 

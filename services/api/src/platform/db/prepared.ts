@@ -1,5 +1,10 @@
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
-import type { RootDb } from './connect';
+// The drizzle handle's own type, not connect.ts's RootDb: connect.ts runs these on PGlite, so
+// naming its type here would close a circle.
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+
+/** The database itself (connect.ts's RootDb satisfies it), never a transaction: see runPrepared. */
+type PreparedHandle = PgDatabase<PgQueryResultHKT> & { readonly $client: unknown };
 
 /**
  * A statement of fixed text that runs on every request (the session check, the autosave, the
@@ -127,7 +132,7 @@ export function countPreparedOnPglite(client: PGlite): number {
  * The database itself, not a transaction: the statement goes to the driver's client.
  */
 export async function runPrepared<Row>(
-  db: RootDb,
+  db: PreparedHandle,
   statement: PreparedStatement,
   values: readonly PreparedValue[],
 ): Promise<Row[]> {

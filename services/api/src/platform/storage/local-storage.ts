@@ -1,7 +1,6 @@
 // Local-disk storage under DATA_DIR/blobs. The API itself plays the part of S3's POST endpoint
 // (local-upload-route.ts), so uploads carry a signed policy exactly like a presigned POST.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { API_ROUTES } from '@admissions/api-contract';
 import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../lib/clock';
@@ -16,8 +15,6 @@ import {
 // Applicants' files: readable by this service's user only, whatever the umask.
 const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;
-
-export const LOCAL_UPLOAD_PATH = API_ROUTES.storageUpload;
 
 /** The signed part of a local presigned POST. */
 export interface LocalPolicy {
@@ -47,6 +44,8 @@ export function createLocalStorage(options: {
   dataDir: string;
   signingKey: Buffer;
   clock: Clock;
+  /** Where localUploadRoute listens (boot registers both); a store opened without it presigns nothing. */
+  uploadUrl?: string | undefined;
 }): LocalStorage {
   const root = path.join(options.dataDir, 'blobs');
   const key = createHmac('sha256', options.signingKey).update('storage-policy-v1').digest();
@@ -60,6 +59,7 @@ export function createLocalStorage(options: {
     kind: 'local',
     root,
     async presignPost(storageKey: string, policy: UploadPolicy) {
+      if (options.uploadUrl === undefined) throw new Error('this store has no upload route');
       const now = Math.floor(options.clock.now().getTime() / 1000);
       const signed: LocalPolicy = {
         key: storageKey,
@@ -70,7 +70,7 @@ export function createLocalStorage(options: {
       };
       const encoded = Buffer.from(JSON.stringify(signed)).toString('base64url');
       return {
-        url: LOCAL_UPLOAD_PATH,
+        url: options.uploadUrl,
         fields: { key: storageKey, policy: encoded, signature: sign(encoded) },
       };
     },

@@ -9,21 +9,16 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DOCUMENT_MESSAGES, ErrorResponse, commonErrors } from '@admissions/api-contract';
-import { MESSAGES as FORM_MESSAGES } from '@admissions/form';
+import { ErrorResponse, commonErrors } from '@admissions/api-contract';
 import { AppError, isAppError } from '../lib/app-error';
-import { LOCAL_UPLOAD_PATH, type LocalStorage, type PolicyProblem } from './local-storage';
-import { UPLOAD_POLICY } from './storage-driver';
+import type { LocalStorage, PolicyProblem } from './local-storage';
+import type { UploadMessages, UploadPolicy } from './storage-driver';
 import { registerRoute } from '../http/access';
 
 class TooLarge extends Error {}
 
-const problemMessages: Record<PolicyProblem, string> = {
-  signature: DOCUMENT_MESSAGES.uploadRefused,
-  key: DOCUMENT_MESSAGES.uploadRefused,
-  malformed: DOCUMENT_MESSAGES.uploadRefused,
-  expired: DOCUMENT_MESSAGES.uploadExpired,
-};
+const problemMessage = (problem: PolicyProblem, messages: UploadMessages): string =>
+  problem === 'expired' ? messages.expired : messages.refused;
 
 /** The database's record of which links have been used (document_uploads). */
 export interface UploadReceipts {
@@ -40,7 +35,12 @@ export interface UploadReceipts {
 export const localUploadRoute: FastifyPluginAsyncTypebox<{
   storage: LocalStorage;
   receipts: UploadReceipts;
-}> = async (app, { storage, receipts }) => {
+  /** The path the store's presigned posts name (createStorage's uploadUrl). */
+  path: string;
+  /** The owning module's limits (the signed policy repeats them per link) and wording. */
+  policy: UploadPolicy;
+  messages: UploadMessages;
+}> = async (app, { storage, receipts, path: uploadPath, policy: uploadPolicy, messages }) => {
   // Registered in this plugin only: every other route keeps accepting JSON alone.
   await app.register(multipart, {
     limits: {
@@ -48,7 +48,7 @@ export const localUploadRoute: FastifyPluginAsyncTypebox<{
       fieldSize: 4096,
       files: 1,
       parts: 9,
-      fileSize: UPLOAD_POLICY.maxBytes,
+      fileSize: uploadPolicy.maxBytes,
       headerPairs: 20,
     },
   });
@@ -59,8 +59,8 @@ export const localUploadRoute: FastifyPluginAsyncTypebox<{
     { kind: 'public' },
     {
       method: 'POST',
-      url: LOCAL_UPLOAD_PATH,
-      bodyLimit: UPLOAD_POLICY.maxBytes + 64 * 1024,
+      url: uploadPath,
+      bodyLimit: uploadPolicy.maxBytes + 64 * 1024,
       // Not under an API prefix of http/security.ts, but an API answer all the same (docs/design-decisions.md, 11).
       onSend: async (_request, reply) => {
         reply.header('cache-control', 'no-store');
@@ -78,7 +78,7 @@ export const localUploadRoute: FastifyPluginAsyncTypebox<{
       },
       handler: async (request, reply) => {
         if (!request.isMultipart()) {
-          throw new AppError('NOT_MULTIPART', DOCUMENT_MESSAGES.uploadRefused);
+          throw new AppError('NOT_MULTIPART', messages.refused);
         }
         const fields: Record<string, string> = {};
         let stored = false;
@@ -95,10 +95,10 @@ export const localUploadRoute: FastifyPluginAsyncTypebox<{
           request.log.info({ err: error }, 'upload form refused');
           const status = (error as { statusCode?: number }).statusCode;
           throw status === 413
-            ? new AppError('UPLOAD_TOO_LARGE', FORM_MESSAGES.fileTooLarge)
-            : new AppError('UPLOAD_FORM', DOCUMENT_MESSAGES.uploadRefused);
+            ? new AppError('UPLOAD_TOO_LARGE', messages.tooLarge)
+            : new AppError('UPLOAD_FORM', messages.refused);
         }
-        if (!stored) throw new AppError('UPLOAD_NO_FILE', FORM_MESSAGES.fileEmpty);
+        if (!stored) throw new AppError('UPLOAD_NO_FILE', messages.empty);
         return reply.code(204).send();
 
         async function receive(): Promise<boolean> {
@@ -109,23 +109,20 @@ export const localUploadRoute: FastifyPluginAsyncTypebox<{
             }
             if (part.fieldname !== 'file' || stored) {
               part.file.resume();
-              throw new AppError('UPLOAD_FORM', DOCUMENT_MESSAGES.uploadRefused);
+              throw new AppError('UPLOAD_FORM', messages.refused);
             }
             // As with S3, the policy fields come before the file and are checked before it is read.
             const verdict = storage.verifyPolicy(fields);
             if ('problem' in verdict) {
               part.file.resume();
-              throw new AppError('UPLOAD_POLICY', problemMessages[verdict.problem]);
+              throw new AppError('UPLOAD_POLICY', problemMessage(verdict.problem, messages));
             }
             const { policy } = verdict;
             // Once per link, decided before a byte is stored (S3 cannot say this; see README).
             const claim = await receipts.claim(policy.key);
             if (claim !== 'claimed') {
               part.file.resume();
-              const message =
-                claim === 'released'
-                  ? DOCUMENT_MESSAGES.uploadReleased
-                  : DOCUMENT_MESSAGES.uploadUsed;
+              const message = claim === 'released' ? messages.released : messages.used;
               throw new AppError('UPLOAD_USED', message, { status: 403 });
             }
             const temp = path.join(await storage.tempDir(), randomBytes(12).toString('hex'));
@@ -145,7 +142,7 @@ export const localUploadRoute: FastifyPluginAsyncTypebox<{
               );
               if (part.file.truncated) throw new TooLarge();
               if (bytes < policy.minBytes) {
-                throw new AppError('UPLOAD_EMPTY', FORM_MESSAGES.fileEmpty);
+                throw new AppError('UPLOAD_EMPTY', messages.empty);
               }
               await storage.commitUpload(policy.key, temp);
               await receipts.record(policy.key, bytes);
@@ -155,7 +152,7 @@ export const localUploadRoute: FastifyPluginAsyncTypebox<{
               await receipts.release(policy.key);
               const code = (error as { code?: string }).code;
               if (error instanceof TooLarge || code === 'FST_REQ_FILE_TOO_LARGE') {
-                throw new AppError('UPLOAD_TOO_LARGE', FORM_MESSAGES.fileTooLarge);
+                throw new AppError('UPLOAD_TOO_LARGE', messages.tooLarge);
               }
               throw error;
             }

@@ -1,4 +1,4 @@
-import type { StorageDriver, StoragePrefix } from './storage-driver';
+import type { StorageDriver } from './storage-driver';
 
 /**
  * Walks `prefixes` of the store in pages of 500 and hands `remove` every object last written
@@ -8,7 +8,7 @@ import type { StorageDriver, StoragePrefix } from './storage-driver';
  */
 export async function removeUnreferencedObjects(
   storage: StorageDriver,
-  prefixes: StoragePrefix[],
+  prefixes: string[],
   options: {
     before: Date;
     listReferenced: (keys: string[]) => Promise<Set<string>>;

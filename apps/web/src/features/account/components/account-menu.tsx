@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { PATHS } from '../../../config/paths';
 import { useSession } from '../../../shared/lib/session';
 import { useLogout } from '../api/logout';
-import { AccountTriggerContent } from './account-popover';
+import { AccountTriggerContent } from './account-trigger';
 import classes from './account-popover.module.css';
 
 /** The popover behind the header's Account button; loaded by AccountPopover. */

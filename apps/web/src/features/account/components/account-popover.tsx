@@ -1,5 +1,6 @@
 import { createDeferredModule, useDeferredModule } from '../../../shared/lib/deferred-module';
 import { useSession, type SessionSnapshot } from '../../../shared/lib/session';
+import { AccountTriggerContent } from './account-trigger';
 import classes from './account-popover.module.css';
 
 // The popover machinery (floating positioning, focus trap) is a sizeable part of Mantine; it
@@ -7,18 +8,6 @@ import classes from './account-popover.module.css';
 // four files counted against the first paint on a slow connection). Until then the header shows
 // the same button face, inert, so nothing moves when the real one replaces it.
 const accountMenu = createDeferredModule(() => import('./account-menu'));
-
-/** The avatar letter and the label, shared by the placeholder and the real trigger. */
-export function AccountTriggerContent({ session }: { session: SessionSnapshot }) {
-  return (
-    <>
-      <span aria-hidden="true" className={classes.avatar}>
-        {session.isLoggedIn ? (session.username.charAt(0) || '?').toUpperCase() : '?'}
-      </span>
-      <span className={classes.triggerLabel}>Account</span>
-    </>
-  );
-}
 
 /** docs/screens-and-routes.md "Account popover": who is logged in and how to leave, or how to get in. */
 export function AccountPopover() {

@@ -1,13 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { useSession } from '../../../shared/lib/session';
 
-export const IDLE_TEXTS = {
-  title: 'Still working?',
-  body: 'You have been inactive for a little while. Would you like to stay logged in?',
-  stay: 'Yes - Take me back to my application',
-  leave: 'No - Please log me out',
-} as const;
-
 // The watcher and its dialog load only for a logged-in applicant: a first visit to /login or
 // /about does not pay for a modal it cannot show.
 const IdleWatcher = lazy(() => import('./idle-watcher').then((m) => ({ default: m.IdleWatcher })));

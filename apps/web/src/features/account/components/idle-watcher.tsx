@@ -3,7 +3,7 @@ import { Button, Stack, Text } from '@mantine/core';
 import { useIdleConfig } from '../../../config/idle';
 import { AppModal } from '../../../shared/ui/app-modal';
 import { useIdleLogout } from '../api/logout';
-import { IDLE_TEXTS } from './idle-timeout';
+import { IDLE_TEXTS } from './idle-texts';
 
 const ACTIVITY_EVENTS = ['mousemove', 'mousedown', 'keydown', 'touchstart', 'wheel', 'scroll'];
 

@@ -1,7 +1,7 @@
-import { DocumentUpload } from '../../../shared/ui/document-upload';
+import { DocumentUpload } from './document-upload';
 import type { InputProps } from './input-props';
 
-export { ANONYMOUS_UPLOAD_MESSAGE } from '../../../shared/ui/document-upload';
+export { ANONYMOUS_UPLOAD_MESSAGE } from './document-upload';
 
 /** A document question: the upload widget; an anonymous visitor cannot upload (docs/roles.md). */
 export function FileField(props: InputProps) {

@@ -9,7 +9,6 @@ import {
   type ValidationErrors,
 } from '@admissions/form';
 import { PATHS } from '../../../config/paths';
-import { documentQueryKeys } from '../../../shared/api/documents';
 import { ServerError } from '../../../shared/api/errors';
 import { buildCarriedState } from '../../../shared/lib/auth-location-state';
 import { showErrorToast } from '../../../shared/ui/notify';
@@ -21,6 +20,7 @@ import { saveTab } from '../api/tabs';
 import { validateApplication, type AnswersState, type ChangeMode } from './answers-state';
 import type { LayoutState } from './layout-state';
 import type { StatusState } from './status-state';
+import { documentQueryKeys } from '../../../shared/api/document-query-keys';
 import type { UploadStatuses } from './upload-statuses';
 
 export interface ApplicationStates {

@@ -15,15 +15,15 @@ import {
 import {
   deleteConversion,
   deleteDocumentAnswer,
-  documentQueryKeys,
   getConversionStatus,
   getDocumentAnswers,
   getPresignedUrl,
   startConversion,
   uploadToPresignedUrl,
 } from '../api/documents';
-import { AppModal } from './app-modal';
-import { showErrorToast } from './notify';
+import { documentQueryKeys } from '../../../shared/api/document-query-keys';
+import { AppModal } from '../../../shared/ui/app-modal';
+import { showErrorToast } from '../../../shared/ui/notify';
 import classes from './document-upload.module.css';
 
 /** docs/behaviour.md: UNPROCESSED and IN_PROGRESS poll every 2000 ms; the others stop. */

@@ -6,13 +6,8 @@ import {
   type MessageResponse,
   type PresignedUrlResponse,
 } from '@admissions/api-contract';
-import { ServerError } from './errors';
-import { callApi } from './call-api';
-
-export const documentQueryKeys = {
-  answers: ['document-answer'] as const,
-  conversion: (answerKey: string) => ['document-conversion', answerKey] as const,
-};
+import { ServerError } from '../../../shared/api/errors';
+import { callApi } from '../../../shared/api/call-api';
 
 export function getPresignedUrl(answerKey: string): Promise<PresignedUrlResponse> {
   return callApi('POST /api/presigned-url', { body: { answer_key: answerKey } });
