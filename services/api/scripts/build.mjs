@@ -43,6 +43,10 @@ const external = [
   '@zxcvbn-ts/language-common',
   '@aws-sdk/*',
   '@react-pdf/*',
+  // pdfkit loads its standard fonts through its package.json's `imports` map (#standard-fonts/*),
+  // which a bundle does not carry: loaded from node_modules like the packages above.
+  'pdfkit',
+  'fontkit',
 ];
 
 /**
