@@ -6,13 +6,11 @@
 import { degrees, PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
 import type { PdfDocumentInput } from '../view-model';
 import { appendOutline, type OutlineNode } from './outline';
+import { DOCUMENT_BAND_BASELINE, growBottomBand, rotationOf } from './page-band';
 
 const PAGE_NUMBER_SIZE = 8;
 /** Baseline of the page number above the bottom edge, inside the pages' 54 pt bottom margin. */
 const FOOTER_BASELINE = 30;
-/** Height of the band added under a document's page, and the page number's baseline in it. */
-const DOCUMENT_BAND = 24;
-const DOCUMENT_BAND_BASELINE = 9;
 /** Space kept either side of a page number on a page too narrow for it at full size. */
 const PAGE_NUMBER_SIDE_ROOM = 4;
 
@@ -47,38 +45,13 @@ async function stampPageNumbers(pdf: PDFDocument, answerPages: number) {
   });
 }
 
-/** Degrees a page is turned when displayed, 0, 90, 180 or 270. */
-function rotationOf(page: PDFPage): number {
-  return (((Math.round(page.getRotation().angle / 90) * 90) % 360) + 360) % 360;
-}
-
 /**
  * Grows the visible box of a document's page by a band along the edge shown at the bottom and
  * paints the band white (anything drawn there was outside the page as shown before); returns the
  * page number's baseline, measured from that edge.
  */
 function addFooterBand(page: PDFPage): number {
-  const crop = page.getCropBox();
-  let { x, y, width, height } = crop;
-  let band: { x: number; y: number; width: number; height: number };
-  const rotation = rotationOf(page);
-  if (rotation === 90) {
-    band = { x: x + width, y, width: DOCUMENT_BAND, height };
-    width += DOCUMENT_BAND;
-  } else if (rotation === 180) {
-    band = { x, y: y + height, width, height: DOCUMENT_BAND };
-    height += DOCUMENT_BAND;
-  } else if (rotation === 270) {
-    x -= DOCUMENT_BAND;
-    band = { x, y, width: DOCUMENT_BAND, height };
-    width += DOCUMENT_BAND;
-  } else {
-    y -= DOCUMENT_BAND;
-    band = { x, y, width, height: DOCUMENT_BAND };
-    height += DOCUMENT_BAND;
-  }
-  page.setMediaBox(x, y, width, height);
-  page.setCropBox(x, y, width, height);
+  const { band } = growBottomBand(page);
   page.drawRectangle({ ...band, color: rgb(1, 1, 1), borderWidth: 0 });
   return DOCUMENT_BAND_BASELINE;
 }

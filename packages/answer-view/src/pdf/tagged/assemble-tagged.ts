@@ -25,12 +25,9 @@ import {
 } from 'pdf-lib';
 import type { AnswerView, ApplicationCover, PdfDocumentInput } from '../../view-model';
 import { appendOutline, type OutlineNode } from '../outline';
+import { DOCUMENT_BAND, DOCUMENT_BAND_BASELINE, growBottomBand, rotationOf } from '../page-band';
 import type { PdfFontPaths } from '../fonts';
 import { renderTaggedAnswerPages, type PageNumberStrip } from './tagged-answer-pages';
-
-/** Height of the band added under a document's page, and the page number's baseline in it. */
-const DOCUMENT_BAND = 24;
-const DOCUMENT_BAND_BASELINE = 9;
 
 export interface TaggedPdfOptions {
   fontPaths?: PdfFontPaths;
@@ -277,37 +274,13 @@ function mergeStructure(
   }
 }
 
-/** Degrees a page is turned when displayed, 0, 90, 180 or 270. */
-function rotationOf(page: PDFPage): number {
-  return (((Math.round(page.getRotation().angle / 90) * 90) % 360) + 360) % 360;
-}
-
 /**
  * Grows the page's visible box by a band along the edge shown at the bottom (an uploaded page has
  * no margin we can trust), paints it white and draws the number strip into it, all as an artifact.
  */
 function stampPageNumber(page: PDFPage, stamp: PDFEmbeddedPage | undefined) {
-  const crop = page.getCropBox();
-  let { x, y, width, height } = crop;
-  const rotation = rotationOf(page);
-  let band: { x: number; y: number; width: number; height: number };
-  if (rotation === 90) {
-    band = { x: x + width, y, width: DOCUMENT_BAND, height };
-    width += DOCUMENT_BAND;
-  } else if (rotation === 180) {
-    band = { x, y: y + height, width, height: DOCUMENT_BAND };
-    height += DOCUMENT_BAND;
-  } else if (rotation === 270) {
-    x -= DOCUMENT_BAND;
-    band = { x, y, width: DOCUMENT_BAND, height };
-    width += DOCUMENT_BAND;
-  } else {
-    y -= DOCUMENT_BAND;
-    band = { x, y, width, height: DOCUMENT_BAND };
-    height += DOCUMENT_BAND;
-  }
-  page.setMediaBox(x, y, width, height);
-  page.setCropBox(x, y, width, height);
+  const { band, box, rotation } = growBottomBand(page);
+  const { x, y, width, height } = box;
   page.pushOperators(beginMarkedContent('Artifact'));
   page.drawRectangle({ ...band, color: rgb(1, 1, 1), borderWidth: 0 });
   if (stamp) {

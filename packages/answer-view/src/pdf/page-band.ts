@@ -1,0 +1,49 @@
+// The band an uploaded document's page grows for its page number: such a page has no margin we can
+// trust (a short or wide page is full to its edges), so a blank band is added along the edge shown
+// at the bottom, whatever the page's /Rotate. Both assemblers (tagged and react-pdf) use it.
+import type { PDFPage } from 'pdf-lib';
+
+/** Height of the band added under a document's page, and the page number's baseline in it. */
+export const DOCUMENT_BAND = 24;
+export const DOCUMENT_BAND_BASELINE = 9;
+
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Degrees a page is turned when displayed, 0, 90, 180 or 270. */
+export function rotationOf(page: PDFPage): number {
+  return (((Math.round(page.getRotation().angle / 90) * 90) % 360) + 360) % 360;
+}
+
+/**
+ * Grows the page's media and crop boxes by DOCUMENT_BAND along the edge shown at the bottom;
+ * returns the band (to paint white: anything drawn there was outside the page as shown), the
+ * grown box and the page's rotation.
+ */
+export function growBottomBand(page: PDFPage): { band: Box; box: Box; rotation: number } {
+  let { x, y, width, height } = page.getCropBox();
+  const rotation = rotationOf(page);
+  let band: Box;
+  if (rotation === 90) {
+    band = { x: x + width, y, width: DOCUMENT_BAND, height };
+    width += DOCUMENT_BAND;
+  } else if (rotation === 180) {
+    band = { x, y: y + height, width, height: DOCUMENT_BAND };
+    height += DOCUMENT_BAND;
+  } else if (rotation === 270) {
+    x -= DOCUMENT_BAND;
+    band = { x, y, width: DOCUMENT_BAND, height };
+    width += DOCUMENT_BAND;
+  } else {
+    y -= DOCUMENT_BAND;
+    band = { x, y, width, height: DOCUMENT_BAND };
+    height += DOCUMENT_BAND;
+  }
+  page.setMediaBox(x, y, width, height);
+  page.setCropBox(x, y, width, height);
+  return { band, box: { x, y, width, height }, rotation };
+}
