@@ -18,6 +18,8 @@ export default defineConfig({
           // Vitest's default leaves one of the two cores to its own process, which has little to
           // do while CPU-bound files run: two workers, as for the SPA's files in the same group.
           maxWorkers: 2,
+          // Vitest's 5 s default is short for a file that renders PDFs beside the browser suite.
+          testTimeout: 30_000,
           sequence: { groupOrder: 0 },
         },
       },

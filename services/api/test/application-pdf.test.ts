@@ -40,7 +40,8 @@ function getPdf(t: TestRuntime, jar: Record<string, string>) {
 async function waitForPdf(
   t: TestRuntime,
   jar: Record<string, string>,
-  timeoutMs = 30_000,
+  // The first render of a runtime also starts and warms its sandbox child, under tsx here.
+  timeoutMs = 50_000,
 ): Promise<ApplicationPdfResponse> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

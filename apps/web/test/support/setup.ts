@@ -1,6 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+// A route's page is a lazy chunk: on a busy CI machine (the browser suite runs beside these files)
+// loading and rendering it can outlast the library's one-second wait for what the page shows.
+// Waiting longer changes no assertion: a findBy still fails when the text never comes.
+configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom lacks what Mantine measures with; these are the shims Mantine's own test setup uses.
 const { getComputedStyle } = window;
