@@ -154,6 +154,14 @@ describe.each(availableDrivers())('HTTP platform on %s', (driver) => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<title>Apply</title>');
     expect(page.headers['cache-control']).toBe('no-cache');
+    // The address the ready line prints is the root: it is the SPA's page too, with or without a
+    // query (a browser's first request, or a link from an e-mail).
+    for (const url of ['/', '/?utm_source=mail']) {
+      const root = await t.request({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(root.statusCode, url).toBe(200);
+      expect(root.body).toContain('<title>Apply</title>');
+      expect(root.headers['cache-control']).toBe('no-cache');
+    }
     const asset = await t.request({ method: 'GET', url: '/assets/app-1234.js' });
     expect(asset.headers['cache-control']).toContain('immutable');
     const missing = await t.request({ method: 'GET', url: '/api/nothing-here' });

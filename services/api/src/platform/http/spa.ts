@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import { MESSAGES } from '@admissions/api-contract';
 import { AppError, sendAppError } from '../lib/app-error';
 import { isApiPath } from './security';
-import { registerPublicPlugin } from './access';
+import { registerPublicPlugin, registerRoute } from './access';
 
 /**
  * Serves the built SPA from the same origin as the API. Unknown GETs that want HTML get
@@ -38,6 +38,23 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
           );
         },
       }),
+    );
+  }
+
+  if (hasBuild) {
+    // The root is a directory to the static plugin, which (with no index file configured) refuses
+    // it, and that refusal reached the browser as a 500: the address the ready line prints is the
+    // SPA's page like any other path without a file.
+    registerRoute(
+      app,
+      { kind: 'public' },
+      {
+        method: 'GET',
+        url: '/',
+        schema: { hide: true },
+        handler: (_request, reply) =>
+          reply.header('cache-control', 'no-cache').sendFile('index.html'),
+      },
     );
   }
 
