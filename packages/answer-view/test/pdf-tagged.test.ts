@@ -2,9 +2,6 @@
 // checker, poppler's view of the structure tree (pdfinfo -struct-text) against the print view's
 // rows, the text, the outline and the page numbers.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import PDFDocument from 'pdfkit';
 import { PDFDict, PDFDocument as PDFLib, PDFHexString, PDFName, PDFString } from 'pdf-lib';
 import { openSync } from 'fontkit';
@@ -26,6 +23,7 @@ import {
   pdfPageTexts,
   pdfText,
   squeeze,
+  withFile,
   withoutPageNumbers,
 } from './pdf-tools';
 import { checkPdfUa } from './pdf-ua-check';
@@ -62,17 +60,6 @@ const COVER: ApplicationCover = {
   submittedAt: '2026-11-20T15:04:00.000Z',
   generatedAt: '2026-11-23T12:30:00.000Z',
 };
-
-function withFile<T>(bytes: Uint8Array, read: (file: string) => T): T {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'tagged-pdf-'));
-  try {
-    const file = path.join(dir, 'application.pdf');
-    writeFileSync(file, bytes);
-    return read(file);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 const pdfInfo = (bytes: Uint8Array, ...args: string[]) =>
   withFile(bytes, (file) => execFileSync('pdfinfo', [...args, file], { encoding: 'utf8' }));

@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
-function withFile<T>(bytes: Uint8Array, read: (file: string) => T): T {
+/** Runs `read` on the bytes written to a temporary file (for the command-line tools). */
+export function withFile<T>(bytes: Uint8Array, read: (file: string) => T): T {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'answer-pdf-'));
   try {
     const file = path.join(dir, 'application.pdf');

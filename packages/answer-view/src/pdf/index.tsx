@@ -6,6 +6,7 @@ import type { AnswerView, ApplicationCover, PdfDocumentInput } from '../view-mod
 import { ApplicationDocument } from './application-document';
 import { loadPdfFonts, type PdfFontPaths } from './fonts';
 import { assembleApplicationPdf } from './assemble';
+import { WARM_UP_COVER, WARM_UP_VIEW } from './warm-up-sample';
 
 export type { PdfDocumentInput } from '../view-model';
 export { assertPdfFontFiles, type PdfFontPaths } from './fonts';
@@ -45,39 +46,9 @@ export async function renderApplicationPdf(
 
 /**
  * Loads the fonts and renders a small application once, so the first real request does not pay
- * for font parsing and JIT warm-up (~1 s cold). Call at server start.
+ * for font parsing and JIT warm-up. Call at server start.
  */
 export async function warmPdfRenderer(paths: PdfFontPaths = {}): Promise<void> {
   await loadPdfFonts(paths);
-  await renderApplicationPdf(
-    {
-      pages: [
-        {
-          id: 'about',
-          title: 'About You',
-          sections: [
-            {
-              id: 'warm',
-              title: 'Zoë Łukasz 王小明 Дмитрий',
-              rows: [
-                {
-                  key: 'warm',
-                  label: 'Name',
-                  value: 'Zoë Łukasz 王小明 Дмитрий Ελένη',
-                  kind: 'short',
-                },
-              ],
-            },
-          ],
-        },
-      ],
-      documents: [],
-    },
-    {
-      applicantName: 'Warm-up',
-      applicationId: '0',
-      submittedAt: null,
-      generatedAt: new Date(0).toISOString(),
-    },
-  );
+  await renderApplicationPdf(WARM_UP_VIEW, WARM_UP_COVER);
 }

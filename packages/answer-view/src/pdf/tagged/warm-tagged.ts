@@ -3,40 +3,9 @@
 import type { PdfFontPaths } from '../fonts';
 import { renderTaggedApplicationPdf } from './assemble-tagged';
 import { loadTaggedFonts } from './tagged-answer-pages';
+import { WARM_UP_COVER, WARM_UP_VIEW } from '../warm-up-sample';
 
 export async function warmTaggedPdfRenderer(paths: PdfFontPaths = {}): Promise<void> {
   loadTaggedFonts(paths);
-  await renderTaggedApplicationPdf(
-    {
-      pages: [
-        {
-          id: 'about',
-          title: 'About You',
-          sections: [
-            {
-              id: 'warm',
-              title: 'Zoë Łukasz 王小明 Дмитрий',
-              rows: [
-                {
-                  key: 'warm',
-                  label: 'Name',
-                  value: 'Zoë Łukasz 王小明 Дмитрий Ελένη',
-                  kind: 'short',
-                },
-              ],
-            },
-          ],
-        },
-      ],
-      documents: [],
-    },
-    {
-      applicantName: 'Warm-up',
-      applicationId: '0',
-      submittedAt: null,
-      generatedAt: new Date(0).toISOString(),
-    },
-    [],
-    { fontPaths: paths },
-  );
+  await renderTaggedApplicationPdf(WARM_UP_VIEW, WARM_UP_COVER, [], { fontPaths: paths });
 }
