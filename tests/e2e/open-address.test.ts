@@ -27,12 +27,8 @@ let page: Page | undefined;
 
 beforeAll(async () => {
   // PUBLIC_URL empty: the server's default, http://localhost:<port>, not the 127.0.0.1 address
-  // the suite opens. Load shedding off, as in the API tests: on a busy shared machine a lagging
-  // event loop would answer 503 to the first page, which is not what this test is about.
-  server = await startServer(
-    { PUBLIC_URL: '', MAX_EVENT_LOOP_DELAY_MS: '0' },
-    { name: 'open-address' },
-  );
+  // the suite opens.
+  server = await startServer({ PUBLIC_URL: '' }, { name: 'open-address' });
   browser = await launchBrowser();
 });
 

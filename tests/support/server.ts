@@ -134,6 +134,10 @@ export async function startServer(
     DATA_DIR: dataDir,
     PUBLIC_URL: baseUrl,
     LOG_LEVEL: 'info',
+    // Load shedding off, as in the API tests: the browser suite shares two cores with vitest,
+    // and a second of event-loop lag there is the machine, not the product. Shedding has its
+    // own test (services/api/test/scale.test.ts); a suite that wants it passes the variable.
+    MAX_EVENT_LOOP_DELAY_MS: '0',
     ...env,
   });
 

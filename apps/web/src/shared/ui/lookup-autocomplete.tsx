@@ -60,7 +60,10 @@ export function LookupAutocomplete(props: LookupAutocompleteProps) {
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
   const [query, setQuery] = useState<string | null>(null);
   const [items, setItems] = useState<LookupItem[]>([]);
-  const [loading, setLoading] = useState(false);
+  // The text whose results `items` holds. Until the typed text's search has answered, the
+  // dropdown says "Loading...": "No options" and "Use: …" for a search not yet run would flash
+  // and then vanish when the debounced search starts.
+  const [settled, setSettled] = useState<string | null>(null);
   const latest = useRef(0);
 
   useDebouncedSearch(query ?? '', (text) => {
@@ -68,17 +71,17 @@ export function LookupAutocomplete(props: LookupAutocompleteProps) {
     const request = ++latest.current;
     if (text.trim() === '') {
       setItems([]);
-      setLoading(false);
+      setSettled(text);
       return;
     }
-    setLoading(true);
     void fetchLookupItems(category, text).then((found) => {
       if (request !== latest.current) return;
       setItems(found);
-      setLoading(false);
+      setSettled(text);
     });
   });
 
+  const loading = query !== null && query.trim() !== '' && query !== settled;
   const typed = value.trim();
   const offerFreeText = typed !== '' && !items.some((i) => i.text === typed);
 
