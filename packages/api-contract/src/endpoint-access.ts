@@ -61,6 +61,8 @@ type Route = (typeof ROUTE)[RouteName];
 export const APPLICANT_ROUTES = [
   ROUTE.logout,
   ROUTE.readProfile,
+  ROUTE.readApplications,
+  ROUTE.chooseApplication,
   ROUTE.saveAnswers,
   ROUTE.saveLastPage,
   ROUTE.advanceWebStatus,
@@ -125,6 +127,7 @@ export const ENDPOINT_ACCESS = {
   [ROUTE.staffLogout]: PUBLIC,
   [ROUTE.readStaffMe]: STAFF_READER,
   [ROUTE.listStaffApplications]: STAFF_READER,
+  [ROUTE.listStaffRounds]: STAFF_READER,
   [ROUTE.readStaffApplication]: STAFF_READER,
   [ROUTE.downloadStaffApplicationPdf]: STAFF_READER,
   [ROUTE.startStaffExport]: STAFF_EXPORTER,

@@ -20,6 +20,8 @@ export const logout = 'GET /api/logout';
 
 // The application
 export const readProfile = 'GET /api/profile';
+export const readApplications = 'GET /api/applications';
+export const chooseApplication = 'PUT /api/application';
 export const saveAnswers = 'PUT /api/answer';
 export const saveLastPage = 'PUT /api/last-page';
 export const advanceWebStatus = 'POST /api/web-status';

@@ -34,6 +34,7 @@ import {
   StartConversionBody,
 } from './documents';
 import { LookupQuery, LookupResponse } from './lookup';
+import { ApplicationsResponse, ChooseApplicationBody, StaffRoundsResponse } from './rounds';
 import {
   ApplicationPdfResponse,
   DownloadLinkQuery,
@@ -93,7 +94,7 @@ const WRITE = [
 ] as const;
 // The refusals of an endpoint's access (401, 403) come from its entry in endpoint-access.ts.
 // Every write of the applicant's own application once it is submitted.
-const OPEN = ['ALREADY_SUBMITTED', 'NO_APPLICATION'] as const;
+const OPEN = ['ALREADY_SUBMITTED', 'NO_APPLICATION', 'ROUND_CLOSED'] as const;
 
 const accounts = ['accounts'];
 const application = ['application'];
@@ -178,6 +179,24 @@ export const ENDPOINTS = {
     summary: "The applicant's saved answers, logins and progress",
     response: { 200: ProfileResponse },
     errors: [...ANY],
+  }),
+  readApplications: defineEndpoint(ROUTE.readApplications, {
+    tags: application,
+    summary: "The applicant's applications (one per round), the rounds and the current one",
+    response: { 200: ApplicationsResponse },
+    errors: [...ANY],
+  }),
+  chooseApplication: defineEndpoint(ROUTE.chooseApplication, {
+    tags: application,
+    summary: 'Make the application in a round the current one, starting it if need be',
+    description:
+      'Starting one needs the round open (409 ROUND_NOT_OPEN before it opens, ROUND_CLOSED ' +
+      'after it closes); choosing an existing one is always allowed (a closed one reads only). ' +
+      '`copy_from_last` starts it from the latest other application, without the sensitive ' +
+      'and disciplinary answers and the documents.',
+    body: ChooseApplicationBody,
+    response: { 200: ApplicationsResponse },
+    errors: [...WRITE, 'ROUND_NOT_FOUND', 'ROUND_NOT_OPEN', 'ROUND_CLOSED'],
   }),
   saveAnswers: defineEndpoint(ROUTE.saveAnswers, {
     tags: application,
@@ -439,6 +458,12 @@ export const ENDPOINTS = {
     summary: 'Applications: search (name or e-mail, accent-insensitive), filter, sort, page',
     query: StaffListQuery,
     response: { 200: StaffListResponse },
+    errors: [...ANY],
+  }),
+  listStaffRounds: defineEndpoint(ROUTE.listStaffRounds, {
+    tags: staff,
+    summary: 'The admission rounds with their dates and application counts',
+    response: { 200: StaffRoundsResponse },
     errors: [...ANY],
   }),
   readStaffApplication: defineEndpoint(ROUTE.readStaffApplication, {

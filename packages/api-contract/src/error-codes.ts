@@ -30,6 +30,19 @@ export const ERROR_CODES = {
     message: MESSAGES.accountLocked,
     meaning: 'Too many failed sign-ins for this address; Retry-After says when to try again',
   },
+  ROUND_CLOSED: {
+    status: 409,
+    meaning:
+      "The application's round is past its deadline and grace period; the message names the round and its deadline",
+  },
+  ROUND_NOT_OPEN: {
+    status: 409,
+    meaning: 'The round opens later; the message says when',
+  },
+  ROUND_NOT_FOUND: {
+    status: 404,
+    meaning: 'No admission round has this code',
+  },
   ALREADY_SUBMITTED: {
     status: 409,
     message: MESSAGES.alreadySubmitted,

@@ -14,3 +14,4 @@ export * from './documents';
 export * from './lookup';
 export * from './service';
 export * from './staff';
+export * from './rounds';

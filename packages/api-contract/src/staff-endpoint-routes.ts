@@ -11,6 +11,7 @@ export const staffSetup = 'POST /staff/auth/setup';
 export const staffLogout = 'POST /staff/auth/logout';
 export const readStaffMe = 'GET /staff/api/me';
 export const listStaffApplications = 'GET /staff/api/applications';
+export const listStaffRounds = 'GET /staff/api/rounds';
 export const readStaffApplication = 'GET /staff/api/applications/:id';
 export const downloadStaffApplicationPdf = 'GET /staff/api/applications/:id/pdf';
 export const startStaffExport = 'POST /staff/api/exports';

@@ -4,6 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CONVERSION_STATUSES } from './documents';
 import { ServicePrintResponse } from './service';
 import { WEB_STATUSES } from './profile';
+import { RoundCode } from './rounds';
 
 export const STAFF_ROLES = ['reader', 'exporter'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
@@ -116,6 +117,8 @@ const IsoDate = Type.String({
 export const StaffListQuery = Type.Object(
   {
     q: Type.Optional(Type.String({ maxLength: 200 })),
+    /** Only the applications of this admission round (its code). */
+    round: Type.Optional(RoundCode),
     status: Type.Optional(Type.Union(WEB_STATUSES.map((s) => Type.Literal(s)))),
     /** Submitted on or after / on or before (UTC days). */
     from: Type.Optional(IsoDate),
@@ -131,6 +134,8 @@ export type StaffListQuery = Static<typeof StaffListQuery>;
 export const StaffListRow = Type.Object(
   {
     id: Type.String(),
+    /** The admission round's code. */
+    round: Type.String(),
     status: Type.Union(WEB_STATUSES.map((s) => Type.Literal(s))),
     submitted_at: Type.Union([Type.String(), Type.Null()]),
     name: Type.String(),
@@ -228,6 +233,7 @@ export const StaffExportBody = Type.Object(
     filters: Type.Object(
       {
         q: Type.Optional(Type.String({ maxLength: 200 })),
+        round: Type.Optional(RoundCode),
         status: Type.Optional(
           Type.Union(
             STAFF_EXPORT_STATUSES.map((s) => Type.Literal(s)),

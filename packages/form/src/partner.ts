@@ -2,6 +2,22 @@
 // university; a deployment overrides any part of it with a JSON file named in the service config.
 import { isValidEmail } from './auth-rules';
 
+/**
+ * An admission round as the partner configuration declares it (docs/rounds.md). Times are ISO
+ * 8601 with an offset or `Z`; they are stored in UTC and shown in `PartnerConfig.timeZone`.
+ */
+export interface PartnerRound {
+  /** Short and stable, e.g. "EA": the applicant's `PUT /api/application` and staff filters name it. */
+  code: string;
+  name: string;
+  /** One of `entryTerms`' values, e.g. "2027FA". */
+  entryTerm: string;
+  opensAt: string;
+  deadline: string;
+  /** Minutes after the deadline during which saves and submits are still taken. */
+  graceMinutes: number;
+}
+
 export interface PartnerConfig {
   /** Full name, e.g. in the footer and the PDF cover. */
   schoolName: string;
@@ -30,6 +46,14 @@ export interface PartnerConfig {
   entryTerms: { value: string; label: string }[];
   /** The date-window alert: shown between these ISO dates (inclusive), when both are set. */
   alert: { start: string | null; end: string | null; message: string };
+  /** The institution's IANA time zone: deadlines are shown in it (e.g. "America/Chicago"). */
+  timeZone: string;
+  /**
+   * Admission rounds the service creates at start when missing (a round changed with the CLI
+   * keeps its changes). Empty: the rounds are only those of the database (the migration's
+   * default round, and any added with `npm run cli -- rounds add`).
+   */
+  rounds: PartnerRound[];
 }
 
 export const DEFAULT_PARTNER: PartnerConfig = {
@@ -61,6 +85,8 @@ export const DEFAULT_PARTNER: PartnerConfig = {
     { value: '2028SP', label: 'Spring 2028' },
   ],
   alert: { start: null, end: null, message: '' },
+  timeZone: 'America/Chicago',
+  rounds: [],
 };
 
 type Shape =
