@@ -1,18 +1,30 @@
 // The application module's tables. Only this module writes them: `applications` carries the
 // version every cache of an application keys on (application-store.ts applies the rule once).
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { at } from '../../platform/db/columns';
 // Schema files import each other directly (not through the index): drizzle-kit loads them alone.
 import { users } from '../auth/schema';
+import { rounds } from '../rounds/schema';
 
-/** One application per confirmed account. */
+/**
+ * An applicant's application in one admission round: at most one per applicant and round. The
+ * applicant's current application (the one /api/profile, /api/answer, … act on) is their row
+ * with the latest `chosenAt`. Applications from before rounds kept their applicant's id as their
+ * own (migration 0014), so links and tokens that named the applicant still name the application.
+ */
 export const applications = pgTable(
   'applications',
   {
+    id: uuid('id').primaryKey().defaultRandom(),
     userId: uuid('user_id')
-      .primaryKey()
+      .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    roundCode: text('round_code')
+      .notNull()
+      .references(() => rounds.code),
+    /** When the applicant last chose (or started) this application: the latest is the current one. */
+    chosenAt: at('chosen_at').notNull().defaultNow(),
     answer: jsonb('answer')
       .$type<Record<string, string>>()
       .notNull()
@@ -60,14 +72,16 @@ export const applications = pgTable(
     ),
   },
   (t) => [
+    unique('applications_user_round_unique').on(t.userId, t.roundCode),
+    index('applications_user_chosen_idx').on(t.userId, t.chosenAt.desc()),
     index('applications_staff_search_idx').using('gin', t.staffSearchText.op('gin_trgm_ops')),
     index('applications_staff_status_idx').on(
       t.staffStatus,
       t.submittedAt.desc().nullsLast(),
-      t.userId,
+      t.id,
     ),
-    index('applications_staff_sort_name_idx').on(t.staffSortName, t.userId),
-    index('applications_staff_submitted_idx').on(t.submittedAt.desc().nullsLast(), t.userId),
+    index('applications_staff_sort_name_idx').on(t.staffSortName, t.id),
+    index('applications_staff_submitted_idx').on(t.submittedAt.desc().nullsLast(), t.id),
   ],
 );
 

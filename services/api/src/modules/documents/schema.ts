@@ -3,19 +3,19 @@
 import { index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { at } from '../../platform/db/columns';
 // Schema files import each other directly (not through the index): drizzle-kit loads them alone.
-import { users } from '../auth/schema';
+import { applications } from '../application/schema';
 
 /**
- * Upload keys the server handed out (POST /api/presigned-url): a key is bound to one applicant
- * and one file question, and a conversion may start only from a key issued to that applicant.
+ * Upload keys the server handed out (POST /api/presigned-url): a key is bound to one application
+ * and one file question, and a conversion may start only from a key issued to that application.
  */
 export const documentUploads = pgTable(
   'document_uploads',
   {
     storageKey: text('storage_key').primaryKey(),
-    userId: uuid('user_id')
+    applicationId: uuid('application_id')
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => applications.id, { onDelete: 'cascade' }),
     answerKey: text('answer_key').notNull(),
     expiresAt: at('expires_at').notNull(),
     createdAt: at('created_at').notNull().defaultNow(),
@@ -33,19 +33,19 @@ export const documentUploads = pgTable(
      */
     releasedAt: at('released_at'),
   },
-  (t) => [index('document_uploads_user_idx').on(t.userId, t.answerKey)],
+  (t) => [index('document_uploads_application_idx').on(t.applicationId, t.answerKey)],
 );
 
 /**
- * The latest conversion per applicant and file question (docs/data-model.md statuses). `token` changes with
+ * The latest conversion per application and file question (docs/data-model.md statuses). `token` changes with
  * every new upload, so a job for a replaced or deleted conversion finds nothing to update.
  */
 export const documentConversions = pgTable(
   'document_conversions',
   {
-    userId: uuid('user_id')
+    applicationId: uuid('application_id')
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => applications.id, { onDelete: 'cascade' }),
     answerKey: text('answer_key').notNull(),
     token: text('token').notNull(),
     status: text('status').notNull(),
@@ -56,7 +56,7 @@ export const documentConversions = pgTable(
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
   (t) => [
-    primaryKey({ columns: [t.userId, t.answerKey] }),
+    primaryKey({ columns: [t.applicationId, t.answerKey] }),
     index('document_conversions_status_idx').on(t.status, t.updatedAt),
   ],
 );
@@ -65,9 +65,9 @@ export const documentConversions = pgTable(
 export const documentAnswers = pgTable(
   'document_answers',
   {
-    userId: uuid('user_id')
+    applicationId: uuid('application_id')
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => applications.id, { onDelete: 'cascade' }),
     answerKey: text('answer_key').notNull(),
     fileName: text('file_name').notNull(),
     /** Bytes of the file the applicant uploaded (shown to them), not of the PDF. */
@@ -80,5 +80,5 @@ export const documentAnswers = pgTable(
     thumbnailKey: text('thumbnail_key'),
     createdAt: at('created_at').notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.answerKey] })],
+  (t) => [primaryKey({ columns: [t.applicationId, t.answerKey] })],
 );

@@ -2,7 +2,7 @@
 import { index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { at } from '../../platform/db/columns';
 // Schema files import each other directly (not through the index): drizzle-kit loads them alone.
-import { users } from '../auth/schema';
+import { applications } from '../application/schema';
 
 /** Keys only, never values: what an application PDF shows. */
 export interface PdfShownKeys {
@@ -11,16 +11,16 @@ export interface PdfShownKeys {
 }
 
 /**
- * The generated application PDF, one row per applicant and audience ('applicant' for GET /api/pdf,
+ * The generated application PDF, one row per application and audience ('applicant' for GET /api/pdf,
  * 'service' for GET /service/pdf), for one version of the application (applications.version).
  * `token` names the generation job, so a job for a superseded version changes nothing.
  */
 export const applicationPdfs = pgTable(
   'application_pdfs',
   {
-    userId: uuid('user_id')
+    applicationId: uuid('application_id')
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => applications.id, { onDelete: 'cascade' }),
     audience: text('audience').notNull(),
     version: integer('version').notNull(),
     /** UNPROCESSED, IN_PROGRESS, COMPLETED or FAILED (docs/data-model.md PDF statuses). */
@@ -39,7 +39,7 @@ export const applicationPdfs = pgTable(
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
   (t) => [
-    primaryKey({ columns: [t.userId, t.audience] }),
+    primaryKey({ columns: [t.applicationId, t.audience] }),
     index('application_pdfs_status_idx').on(t.status, t.updatedAt),
   ],
 );

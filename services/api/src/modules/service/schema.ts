@@ -4,17 +4,21 @@ import { bigserial, check, index, jsonb, pgTable, text, uuid } from 'drizzle-orm
 import { at } from '../../platform/db/columns';
 
 /**
- * Every staff read (docs/design-decisions.md, 8): which token read which applicant, when, and which answer and
+ * Every staff read (docs/design-decisions.md, 8): which token read which application, when, and which answer and
  * document keys it was shown, never their values. Append-only: a trigger (migration
- * 0004_print_and_pdf) refuses UPDATE, DELETE and TRUNCATE. No foreign key to users, so deleting
- * an account neither deletes nor is blocked by its audit trail.
+ * 0004_print_and_pdf) refuses UPDATE, DELETE and TRUNCATE. No foreign key to applications or users,
+ * so deleting an account neither deletes nor is blocked by its audit trail.
  */
 export const serviceAudit = pgTable(
   'service_audit',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     tokenId: text('token_id').notNull(),
-    userId: uuid('user_id').notNull(),
+    /**
+     * The application read (before rounds: its applicant's id, which migration 0014 kept as the
+     * application's id). No foreign key, so the trail outlives the application and its account.
+     */
+    applicationId: uuid('application_id').notNull(),
     /** 'print-view' (GET /service/tmp-pdf) or 'pdf' (GET /service/pdf). */
     action: text('action').notNull(),
     shown: jsonb('shown').$type<{ answers: string[]; documents: string[] }>().notNull(),
@@ -27,7 +31,7 @@ export const serviceAudit = pgTable(
     apiKeyId: uuid('api_key_id'),
   },
   (t) => [
-    index('service_audit_user_idx').on(t.userId, t.createdAt),
+    index('service_audit_application_idx').on(t.applicationId, t.createdAt),
     index('service_audit_token_idx').on(t.tokenId),
     check('service_audit_action_check', sql`${t.action} IN ('print-view', 'pdf')`),
   ],
