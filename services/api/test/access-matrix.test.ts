@@ -126,7 +126,7 @@ describe.each(availableDrivers())('declared access (%s)', (driver) => {
         headers: { authorization: `Bearer ${key}` },
       });
       const { token } = mintServiceToken(t.runtime.secrets.serviceTokenKey, {
-        userId: account.id,
+        applicationId: account.id,
         now,
         scope,
       });

@@ -74,7 +74,7 @@ async function pdfRow(t: TestRuntime, userId: string) {
   const [row] = await t.runtime.database.db
     .select()
     .from(applicationPdfs)
-    .where(eq(applicationPdfs.userId, userId));
+    .where(eq(applicationPdfs.applicationId, userId));
   return row;
 }
 
@@ -360,7 +360,7 @@ describe.each(availableDrivers())('the PDF path reads the application once (%s)'
 
     // The staff copy, rendered in the request: one read.
     const { token } = mintServiceToken(t.runtime.secrets.serviceTokenKey, {
-      userId,
+      applicationId: userId,
       now: t.clock.now(),
     });
     const staffUrl = `/service/pdf?service_token=${token}`;
@@ -387,7 +387,7 @@ describe.each(availableDrivers())('the PDF path reads the application once (%s)'
     const audits = await t.runtime.database.db
       .select({ shown: serviceAudit.shown })
       .from(serviceAudit)
-      .where(eq(serviceAudit.userId, userId));
+      .where(eq(serviceAudit.applicationId, userId));
     expect(audits).toHaveLength(2);
     expect(audits[1]!.shown).toEqual(audits[0]!.shown);
     expect(audits[0]!.shown.answers).toEqual(expect.arrayContaining(['first_name', 'ssn']));
@@ -427,7 +427,7 @@ describe.each(availableDrivers())('application PDF that cannot be made (%s)', (d
     // The staff copy is made in the request: 503 with the message, and no audit row.
     const userId = await userIdOf(t, `fail.${driver}@example.org`);
     const { token } = mintServiceToken(t.runtime.secrets.serviceTokenKey, {
-      userId,
+      applicationId: userId,
       now: t.clock.now(),
     });
     const staff = await t.request({ method: 'GET', url: `/service/pdf?service_token=${token}` });

@@ -71,19 +71,19 @@ describe.each(availableDrivers())('document lifecycle on %s', (driver) => {
   const countOpenLinks = async (userId: string): Promise<number> => {
     const { rows } = await t.runtime.database.executeSql(
       `SELECT count(*)::int AS n FROM document_uploads
-        WHERE user_id = $1 AND released_at IS NULL AND consumed_at IS NULL`,
+        WHERE application_id = $1 AND released_at IS NULL AND consumed_at IS NULL`,
       [userId],
     );
     return (rows[0] as { n: number }).n;
   };
 
   /** The job POST /api/pdf/document-answer/{key} queued for this applicant and question. */
-  const pendingJob = async (userId: string, answerKey: string): Promise<ConversionJob> => {
+  const pendingJob = async (applicationId: string, answerKey: string): Promise<ConversionJob> => {
     const { rows } = await t.runtime.database.executeSql(
-      'SELECT token FROM document_conversions WHERE user_id = $1 AND answer_key = $2',
-      [userId, answerKey],
+      'SELECT token FROM document_conversions WHERE application_id = $1 AND answer_key = $2',
+      [applicationId, answerKey],
     );
-    return { userId, answerKey, token: (rows[0] as { token: string }).token };
+    return { applicationId, answerKey, token: (rows[0] as { token: string }).token };
   };
 
   const run = (
@@ -118,7 +118,7 @@ describe.each(availableDrivers())('document lifecycle on %s', (driver) => {
 
   const documentRow = async (userId: string, answerKey: string) => {
     const { rows } = await t.runtime.database.executeSql(
-      'SELECT pdf_key, thumbnail_key FROM document_answers WHERE user_id = $1 AND answer_key = $2',
+      'SELECT pdf_key, thumbnail_key FROM document_answers WHERE application_id = $1 AND answer_key = $2',
       [userId, answerKey],
     );
     return rows[0] as { pdf_key: string; thumbnail_key: string } | undefined;
@@ -406,7 +406,7 @@ describe.each(availableDrivers())('document lifecycle on %s', (driver) => {
         expect(await countOpenLinks(user.userId)).toBe(UPLOAD_LIMITS.maxPendingUploads);
         const { rows } = await t.runtime.database.executeSql(
           `SELECT answer_key, count(*)::int AS n FROM document_uploads
-            WHERE user_id = $1 AND released_at IS NULL AND consumed_at IS NULL GROUP BY answer_key`,
+            WHERE application_id = $1 AND released_at IS NULL AND consumed_at IS NULL GROUP BY answer_key`,
           [user.userId],
         );
         expect((rows as { n: number }[]).every((row) => row.n === 1)).toBe(true);
@@ -541,7 +541,7 @@ describe.each(availableDrivers())('document lifecycle on %s', (driver) => {
         const key = createUploadKey(user.userId, OTHER_DOC);
         expired.push(key);
         await t.runtime.database.executeSql(
-          `INSERT INTO document_uploads (storage_key, user_id, answer_key, expires_at, uploaded_at)
+          `INSERT INTO document_uploads (storage_key, application_id, answer_key, expires_at, uploaded_at)
            VALUES ($1, $2, $3, now() - interval '1 hour', now() - interval '70 minutes')`,
           [key, user.userId, OTHER_DOC],
         );
@@ -574,7 +574,7 @@ describe.each(availableDrivers())('document lifecycle on %s', (driver) => {
       const uploads = await listKeys('uploads/', user.userId);
       for (const key of expired) expect(uploads).not.toContain(key);
       const { rows } = await t.runtime.database.executeSql(
-        'SELECT count(*)::int AS n FROM document_uploads WHERE user_id = $1',
+        'SELECT count(*)::int AS n FROM document_uploads WHERE application_id = $1',
         [user.userId],
       );
       expect((rows[0] as { n: number }).n).toBe(0);

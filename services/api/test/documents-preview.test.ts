@@ -109,7 +109,7 @@ describe.each(availableDrivers())('document preview on %s', (driver) => {
     // Deleting the document deletes its picture.
     const [key] = (
       await t.runtime.database.executeSql(
-        'SELECT d.thumbnail_key FROM document_answers d JOIN users u ON u.id = d.user_id WHERE u.email = $1',
+        'SELECT d.thumbnail_key FROM document_answers d JOIN applications a ON a.id = d.application_id JOIN users u ON u.id = a.user_id WHERE u.email = $1',
         [`proof${counter - 2}.${driver}@example.org`],
       )
     ).rows.map((row) => (row as { thumbnail_key: string }).thumbnail_key);

@@ -100,7 +100,7 @@ describe('the endpoint contract', () => {
       expect(saved.statusCode).toBe(200);
       const [account] = await t.runtime.database.db.select({ id: users.id }).from(users);
       const { token } = mintServiceToken(t.runtime.secrets.serviceTokenKey, {
-        userId: account!.id,
+        applicationId: account!.id,
         now: t.clock.now(),
       });
       const response = await t.request({

@@ -234,7 +234,7 @@ describe.each(availableDrivers())('export on %s', (driver) => {
     const app = seeded.find((s) => Object.keys(s.documents).length === 3)!;
     const row = readIndex(dir).applications.find((r) => r.id === app.id)!;
     const { token } = mintServiceToken(t.runtime.secrets.serviceTokenKey, {
-      userId: app.id,
+      applicationId: app.id,
       now: t.clock.now(),
     });
     const staff = await t.request({

@@ -186,7 +186,7 @@ describe.each(availableDrivers())('housekeeping on %s', (driver) => {
     }
     expect(body?.status).toBe('COMPLETED');
     const { rows } = await t.runtime.database.executeSql(
-      `SELECT user_id::text AS "userId", storage_key AS key FROM application_pdfs`,
+      `SELECT application_id::text AS "userId", storage_key AS key FROM application_pdfs`,
     );
     const cached = rows.map((r) => String(r.key));
     expect(cached).toHaveLength(1);

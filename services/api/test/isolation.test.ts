@@ -108,7 +108,7 @@ describe('isolation on the embedded default', () => {
       ).rows as { id: string }[];
       const renders = [first, second].map(async (jar, index) => {
         const { token } = mintServiceToken(t.runtime.secrets.serviceTokenKey, {
-          userId: ids[index]!.id,
+          applicationId: ids[index]!.id,
           now: t.clock.now(),
         });
         const staff = t.request({ method: 'GET', url: `/service/pdf?service_token=${token}` });

@@ -86,7 +86,7 @@ describe.each(availableDrivers())('PDF file names (%s)', (driver) => {
     for (const applicant of applicants) {
       linked.set(applicant.id, await downloadThroughLink(applicant.jar));
       const { token } = mintServiceToken(t.runtime.secrets.serviceTokenKey, {
-        userId: applicant.id,
+        applicationId: applicant.id,
         now: t.clock.now(),
       });
       const file = await t.request({

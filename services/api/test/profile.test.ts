@@ -83,7 +83,7 @@ describe.each(availableDrivers())('GET /api/profile (%s)', (driver) => {
     const db = t.runtime.database.db;
     const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
     await db.insert(documentAnswers).values({
-      userId: user!.id,
+      applicationId: user!.id,
       answerKey: 'personal_statement_doc',
       fileName: 'essay «final».pdf',
       fileSize: 12_345,

@@ -45,7 +45,9 @@ describe.each(availableDrivers())('cross-site requests to every state change (%s
       confirmedAt: t.clock.now(),
     });
     await db.insert(applications).values({
+      id: id,
       userId: id,
+      roundCode: 'DEFAULT',
       answer: {},
       sensitive: {},
       addAnother: {},

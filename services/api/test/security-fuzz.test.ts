@@ -169,7 +169,7 @@ describe.each(availableDrivers())('security fuzz on %s', (driver) => {
       .where(eq(users.email, EMAIL));
     userId = user!.id;
     serviceToken = mintServiceToken(t.runtime.secrets.serviceTokenKey, {
-      userId,
+      applicationId: userId,
       now: t.clock.now(),
     }).token;
     secrets.set('service token', serviceToken);

@@ -48,7 +48,9 @@ async function seedApplicant(t: TestRuntime): Promise<{ id: string; jar: Record<
     confirmedAt: t.clock.now(),
   });
   await db.insert(applications).values({
+    id: id,
     userId: id,
+    roundCode: 'DEFAULT',
     answer: {},
     sensitive: {},
     addAnother: {},
@@ -258,7 +260,7 @@ describe.each(availableDrivers())('API hardening (%s)', (driver) => {
     it('refuses a token whose last signature character was changed', async () => {
       const { id } = await seedApplicant(t);
       const { token } = mintServiceToken(t.runtime.secrets.serviceTokenKey, {
-        userId: id,
+        applicationId: id,
         now: t.clock.now(),
       });
       const ok = await t.request({
@@ -294,7 +296,7 @@ describe.each(availableDrivers())('API hardening (%s)', (driver) => {
       });
       expect(saved.statusCode).toBe(200);
       const { token } = mintServiceToken(t.runtime.secrets.serviceTokenKey, {
-        userId: id,
+        applicationId: id,
         now: t.clock.now(),
       });
       const pdf = await t.request({
@@ -420,7 +422,7 @@ describe.each(availableDrivers())('limits and addresses (%s)', (driver) => {
 
       const { id } = await seedApplicant(t);
       const { token } = mintServiceToken(t.runtime.secrets.serviceTokenKey, {
-        userId: id,
+        applicationId: id,
         now: t.clock.now(),
       });
       const read = await t.runtime.app.inject({
@@ -433,7 +435,7 @@ describe.each(availableDrivers())('limits and addresses (%s)', (driver) => {
       const [audit] = await t.runtime.database.db
         .select({ ip: serviceAudit.ip })
         .from(serviceAudit)
-        .where(eq(serviceAudit.userId, id));
+        .where(eq(serviceAudit.applicationId, id));
       expect(audit?.ip).toBe('198.51.100.250');
     } finally {
       await t.close();

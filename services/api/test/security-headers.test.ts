@@ -116,7 +116,7 @@ async function probeEverything(t: TestRuntime, email: string): Promise<Probe[]> 
     .from(users)
     .where(eq(users.email, email));
   const { token } = mintServiceToken(t.runtime.secrets.serviceTokenKey, {
-    userId: user!.id,
+    applicationId: user!.id,
     now: t.clock.now(),
   });
   await t.runtime.app.ready();

@@ -49,10 +49,14 @@ describe.each(availableDrivers())('service tokens (%s)', (driver) => {
     return row.id;
   };
   const tokenFor = (id: string, ttlMs?: number) =>
-    mintServiceToken(t.runtime.secrets.serviceTokenKey, { userId: id, now: t.clock.now(), ttlMs });
+    mintServiceToken(t.runtime.secrets.serviceTokenKey, {
+      applicationId: id,
+      now: t.clock.now(),
+      ttlMs,
+    });
   const auditRows = (id?: string) =>
     id
-      ? t.runtime.database.db.select().from(serviceAudit).where(eq(serviceAudit.userId, id))
+      ? t.runtime.database.db.select().from(serviceAudit).where(eq(serviceAudit.applicationId, id))
       : t.runtime.database.db.select().from(serviceAudit);
   const print = (token: string) =>
     t.request({
@@ -179,7 +183,10 @@ describe.each(availableDrivers())('service tokens (%s)', (driver) => {
     const before = (await auditRows()).length;
     const { token } = tokenFor(ada.id);
     const flipped = token.slice(0, -2) + (token.endsWith('AA') ? 'BB' : 'AA');
-    const foreign = mintServiceToken(Buffer.alloc(32, 7), { userId: ada.id, now: t.clock.now() });
+    const foreign = mintServiceToken(Buffer.alloc(32, 7), {
+      applicationId: ada.id,
+      now: t.clock.now(),
+    });
     for (const bad of [flipped, 'not-a-token', `${token}.extra`, 'e30.e30', foreign.token]) {
       const response = await print(bad);
       expect(response.statusCode).toBe(401);
@@ -284,9 +291,13 @@ describe.each(availableDrivers())('service tokens (%s)', (driver) => {
     await expect(db.execute(sql`UPDATE service_audit SET token_id = 'forged'`)).rejects.toThrow();
     await expect(db.execute(sql`DELETE FROM service_audit`)).rejects.toThrow();
     await expect(db.execute(sql`TRUNCATE service_audit`)).rejects.toThrow();
-    await expect(db.delete(serviceAudit).where(eq(serviceAudit.userId, ada.id))).rejects.toThrow();
     await expect(
-      t.runtime.database.executeSql('DELETE FROM service_audit WHERE user_id = $1', [ada.id]),
+      db.delete(serviceAudit).where(eq(serviceAudit.applicationId, ada.id)),
+    ).rejects.toThrow();
+    await expect(
+      t.runtime.database.executeSql('DELETE FROM service_audit WHERE application_id = $1', [
+        ada.id,
+      ]),
     ).rejects.toThrow(/service_audit is append-only: DELETE is not allowed/);
     expect(await auditRows()).toEqual(before);
   });

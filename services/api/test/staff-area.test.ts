@@ -59,7 +59,10 @@ describe.each(availableDrivers())('staff area (%s)', (driver) => {
   }
 
   async function auditCount(userId: string): Promise<number> {
-    const rows = await db().select().from(serviceAudit).where(eq(serviceAudit.userId, userId));
+    const rows = await db()
+      .select()
+      .from(serviceAudit)
+      .where(eq(serviceAudit.applicationId, userId));
     return rows.length;
   }
 
@@ -372,7 +375,7 @@ describe.each(availableDrivers())('staff area (%s)', (driver) => {
     const [row] = await db()
       .select()
       .from(serviceAudit)
-      .where(eq(serviceAudit.userId, id))
+      .where(eq(serviceAudit.applicationId, id))
       .orderBy(sql`${serviceAudit.id} DESC`)
       .limit(1);
     expect(row).toMatchObject({ action: 'print-view', staffEmail: 'auditor@staff.example.edu' });
@@ -471,7 +474,7 @@ describe.each(availableDrivers())('staff area (%s)', (driver) => {
       const [row] = await db()
         .select()
         .from(serviceAudit)
-        .where(eq(serviceAudit.userId, zoe))
+        .where(eq(serviceAudit.applicationId, zoe))
         .orderBy(sql`${serviceAudit.id} DESC`)
         .limit(1);
       return row;

@@ -9,6 +9,7 @@ import type { PartnerConfig } from '@admissions/form';
 import { isHttps, type Config } from '../platform/config';
 import type { Database } from '../platform/db/connect';
 import type { Clock } from '../platform/lib/clock';
+import { registerReceiptTime } from '../platform/http/receipt-time';
 import type { Secrets } from '../platform/lib/crypto';
 import { AppError } from '../platform/lib/app-error';
 import type { MailJob } from '../modules/mail';
@@ -34,7 +35,11 @@ import { createAuthService } from '../modules/auth';
 import { authRoutes } from '../modules/auth';
 import { createRequireSession } from '../modules/auth';
 import type { CookieSettings } from '../modules/auth';
-import { createApplicationService, openApplication } from '../modules/application';
+import {
+  createApplicantResolver,
+  createApplicationService,
+  openApplication,
+} from '../modules/application';
 import { applicationRoutes } from '../modules/application';
 import type { StorageDriver } from '../platform/storage/storage-driver';
 import { localUploadRoute } from '../platform/storage/local-upload-route';
@@ -106,6 +111,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(compileValidatorLazily(compileValidator));
   // First: every route after this one declares who may call it, or the app does not start.
   registerAccessControl(app);
+  // The first hook: a deadline is judged by when a request arrived, before any other work.
+  registerReceiptTime(app, clock);
 
   // Only JSON bodies: a text/plain POST is what a cross-site HTML form can send without CORS.
   app.removeContentTypeParser('text/plain');
@@ -184,7 +191,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     hmacKey: deps.secrets.hmacKey,
     requestAccountMail: deps.sendMail,
-    openApplication,
+    // A new account's first application starts in the round open now that closes first.
+    openApplication: (tx, userId) => openApplication(tx, userId, clock.now()),
   });
 
   await app.register(authRoutes, { config, auth, db: database.db, clock, cookies });
@@ -195,6 +203,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger,
     enqueue: deps.enqueueConversion,
     conversionTimeoutMs: config.conversionTimeoutMs,
+    timeZone: deps.partner.timeZone,
   });
   const applicationService = createApplicationService({
     db: database.db,
@@ -204,8 +213,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sendMail: deps.sendMail,
     files: documentService,
   });
-  await app.register(applicationRoutes, { config, service: applicationService });
-  await app.register(documentRoutes, { service: documentService });
+  // The applicant's current application, resolved once per request for every applicant route.
+  const applicant = createApplicantResolver(database.db, clock);
+  await app.register(applicationRoutes, {
+    config,
+    clock,
+    service: applicationService,
+    applicant,
+  });
+  await app.register(documentRoutes, { service: documentService, applicant });
   if (deps.storage.kind === 'local') {
     const { store } = documentService;
     await app.register(localUploadRoute, {
@@ -229,7 +245,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     enqueue: deps.enqueuePdf,
     render: deps.renderPdf,
   });
-  await app.register(pdfRoutes, { service: pdfService });
+  await app.register(pdfRoutes, { service: pdfService, applicant });
   await app.register(serviceRoutes, {
     config,
     db: database.db,

@@ -51,7 +51,9 @@ export async function seedApplicants(databaseUrl: string, count: number): Promis
         confirmedAt: new Date(),
       });
       await database.db.insert(applications).values({
+        id: userId,
         userId,
+        roundCode: 'DEFAULT',
         answer: {},
         sensitive: {},
         addAnother: {},

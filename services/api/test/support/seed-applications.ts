@@ -93,7 +93,9 @@ export async function seedApplications(
       confirmedAt: new Date(),
     });
     await deps.db.insert(applications).values({
+      id,
       userId: id,
+      roundCode: 'DEFAULT',
       answer: plain,
       sensitive: sealed,
       addAnother: { ...fixture.addAnother },
@@ -106,7 +108,7 @@ export async function seedApplications(
       const key = createDocumentKey(id, answerKey);
       await deps.storage.write(key, documentPdf, 'application/pdf');
       await deps.db.insert(documentAnswers).values({
-        userId: id,
+        applicationId: id,
         answerKey,
         fileName: record.file_name,
         fileSize: record.file_size,

@@ -13,6 +13,7 @@ import {
   PREFILL_DEFAULT_TTL_MS,
   PREFILL_MAX_TTL_MS,
   checkPrefillAnswers,
+  findCurrentApplicationId,
   hasNoApplications,
   storePrefill,
 } from '../../modules/application';
@@ -72,20 +73,24 @@ export async function runServiceToken(
     '24h (a staff link is short-lived)',
   );
   const database = await openDatabase();
-  let userId: string | undefined;
+  let applicationId: string | undefined;
   let emptiness = '';
   try {
-    userId = (await findAccountByEmail(database.db, email))?.id;
-    if (!userId && (await hasNoApplications(database.db))) {
+    const userId = (await findAccountByEmail(database.db, email))?.id;
+    // The applicant's current application: the one their own requests act on.
+    applicationId = userId ? await findCurrentApplicationId(database.db, userId) : undefined;
+    if (!applicationId && (await hasNoApplications(database.db))) {
       emptiness = ' That database holds no applications yet.';
     }
   } finally {
     await database.close();
   }
-  if (!userId) throw new CliUsageError(`No applicant has the e-mail address ${email}.${emptiness}`);
+  if (!applicationId) {
+    throw new CliUsageError(`No applicant has the e-mail address ${email}.${emptiness}`);
+  }
   const secrets = await loadSecrets(config.secretKey, config.dataDir);
   const { token, claims } = mintServiceToken(secrets.serviceTokenKey, {
-    userId,
+    applicationId,
     now: systemClock.now(),
     ttlMs,
   });

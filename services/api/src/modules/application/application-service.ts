@@ -1,6 +1,7 @@
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import {
   APPLICATION_DEFINITION,
+  compileDefinition,
   findQuestionEntry,
   REPEAT_GROUPS,
   PREFILL_REFUSED_ANSWER_KEYS,
@@ -17,27 +18,43 @@ import {
   MESSAGES,
   WEB_STATUSES,
   formatSubmitWhileConverting,
+  type ApplicationsResponse,
+  type ChooseApplicationBody,
   type WebStatus,
 } from '@admissions/api-contract';
 import type { Db, RootDb } from '../../platform/db/connect';
 import { applications, temporaryAnswers } from './schema';
+import { rounds } from '../rounds';
+import type { ApplicationRow } from './application-store';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
 import { hashToken } from '../../platform/lib/crypto';
 import type { MailMessage } from '../../platform/mail/mailer';
 import { renderSubmissionConfirmation } from '../mail';
 import {
+  createRoundClosedError,
+  createRoundNotFoundError,
+  createRoundNotOpenError,
+  describeRound,
+  isRoundClosed,
+  isRoundOpen,
+  listRoundPolicies,
+  readRoundPolicy,
+} from '../rounds';
+import {
   contentChange,
+  explainRefusedWrite,
   findApplication,
   jsonb,
   mergeAnswers,
-  openApplication,
   readAnswers,
   readProfileJson,
   splitSensitive,
   updateUnsubmitted,
   writeUnsubmitted,
+  type ApplicantWrite,
 } from './application-store';
+import type { Applicant } from './current-application';
 
 /**
  * What the application needs from the documents module, which depends on this one (it changes
@@ -45,13 +62,13 @@ import {
  */
 export interface ApplicationFiles {
   /** The first file question still converting, read inside submit's transaction `tx`. */
-  findConverting(tx: Db, userId: string): Promise<string | undefined>;
+  findConverting(tx: Db, applicationId: string): Promise<string | undefined>;
   /** Before a tab switch: the file questions it clears; throws while one of them converts. */
-  prepareTabSwitch(userId: string, tabId: string, chosenTab: string): Promise<string[]>;
+  prepareTabSwitch(applicationId: string, tabId: string, chosenTab: string): Promise<string[]>;
   /** After the switch: removes the documents of those questions. */
-  finishTabSwitch(userId: string, answerKeys: string[]): Promise<void>;
-  /** The profile's document_answer object of the applicant `userId`, as one SQL expression. */
-  profileDocumentsSql(userId: SQL): SQL;
+  finishTabSwitch(applicationId: string, answerKeys: string[]): Promise<void>;
+  /** The profile's document_answer object of the application `applicationId`, as one SQL expression. */
+  profileDocumentsSql(applicationId: SQL): SQL;
 }
 
 export interface ApplicationDeps {
@@ -63,32 +80,135 @@ export interface ApplicationDeps {
   files: ApplicationFiles;
 }
 
+/**
+ * Answers a new application copied from the applicant's last one does not carry: the sensitive
+ * and disciplinary answers (the roles prefill refuses, from the definition) and the answers of
+ * file questions, whose documents the applicant uploads again.
+ */
+function isCopiedAnswer(key: string): boolean {
+  if (PREFILL_REFUSED_ANSWER_KEYS.includes(key)) return false;
+  return (
+    compileDefinition(APPLICATION_DEFINITION).byAnswerKey.get(key)?.entry.question.type !== 'file'
+  );
+}
+
 export function createApplicationService(deps: ApplicationDeps) {
   const { db, clock, encryptionKey, partner, sendMail, files } = deps;
+  const writeOf = (applicant: Applicant): ApplicantWrite => ({
+    receivedAt: applicant.receivedAt,
+    timeZone: partner.timeZone,
+  });
 
-  async function requireApplication(userId: string) {
-    let row = await findApplication(db, userId);
-    if (!row) {
-      await openApplication(db, userId);
-      row = await findApplication(db, userId);
-    }
-    if (!row) throw new Error('application row missing after insert');
+  async function requireApplication(applicationId: string) {
+    const row = await findApplication(db, applicationId);
+    if (!row) throw new AppError('NO_APPLICATION', MESSAGES.missingInformation);
     return row;
   }
 
+  /** GET /api/applications: the applicant's applications, every round, and the current one. */
+  async function listApplications(userId: string): Promise<ApplicationsResponse> {
+    const now = clock.now();
+    const rows = await db
+      .select({
+        round: applications.roundCode,
+        status: applications.staffStatus,
+        submittedAt: applications.submittedAt,
+      })
+      .from(applications)
+      .where(eq(applications.userId, userId))
+      .orderBy(desc(applications.chosenAt));
+    return {
+      time_zone: partner.timeZone,
+      server_time: now.toISOString(),
+      current: rows[0]?.round ?? null,
+      applications: rows.map((r) => ({
+        round: r.round,
+        status: r.status ?? 'started',
+        submitted_at: r.submittedAt?.toISOString() ?? null,
+      })),
+      rounds: (await listRoundPolicies(db)).map((round) => describeRound(round, now)),
+    };
+  }
+
   return {
+    listApplications,
+
+    /**
+     * PUT /api/application: makes the applicant's application in `round` the current one, starting
+     * it if need be (only while the round is open at the request's receipt), copied from their
+     * latest other application when asked. One INSERT … ON CONFLICT on the unique (applicant,
+     * round) pair: concurrent requests for one new round make one application.
+     */
+    async chooseApplication(
+      userId: string,
+      receivedAt: Date,
+      body: ChooseApplicationBody,
+    ): Promise<ApplicationsResponse> {
+      const round = await readRoundPolicy(db, body.round);
+      if (!round) throw createRoundNotFoundError(body.round);
+      const at = sql`${receivedAt.toISOString()}::timestamptz`;
+      // Strictly after every other application's, so the chosen one is the latest even when two
+      // choices share a clock reading.
+      const chosenAt = sql`GREATEST(${at}, (SELECT max(o.chosen_at) + interval '1 millisecond'
+        FROM ${applications} o WHERE o.user_id = ${userId}::uuid AND o.round_code <> ${round.code}))`;
+      const chosen = await db
+        .update(applications)
+        .set({ chosenAt: chosenAt })
+        .where(and(eq(applications.userId, userId), eq(applications.roundCode, round.code)))
+        .returning({ id: applications.id });
+      if (chosen.length > 0) return listApplications(userId);
+      if (!isRoundOpen(round, receivedAt)) {
+        throw isRoundClosed(round, receivedAt)
+          ? createRoundClosedError(round, partner.timeZone)
+          : createRoundNotOpenError(round, partner.timeZone);
+      }
+      let copied: Pick<ApplicationRow, 'answer' | 'addAnother' | 'tabs'> | undefined;
+      if (body.copy_from_last) {
+        const [last] = await db
+          .select({
+            answer: applications.answer,
+            addAnother: applications.addAnother,
+            tabs: applications.tabs,
+          })
+          .from(applications)
+          .where(and(eq(applications.userId, userId), ne(applications.roundCode, round.code)))
+          .orderBy(desc(applications.chosenAt))
+          .limit(1);
+        if (last) {
+          copied = {
+            answer: Object.fromEntries(
+              Object.entries(last.answer).filter(([key]) => isCopiedAnswer(key)),
+            ),
+            // The counts and tabs that make the copied answers visible.
+            addAnother: last.addAnother,
+            tabs: last.tabs,
+          };
+        }
+      }
+      await db
+        .insert(applications)
+        .values({ userId, roundCode: round.code, chosenAt: chosenAt, ...copied })
+        .onConflictDoUpdate({
+          target: [applications.userId, applications.roundCode],
+          set: { chosenAt: chosenAt },
+        });
+      return listApplications(userId);
+    },
+
     /** The whole GET /api/profile body as JSON text (see readProfileJson). */
-    async readProfileJson(userId: string): Promise<string> {
-      const body = await readProfileJson(db, userId, encryptionKey, files.profileDocumentsSql);
-      if (body !== null) return body;
-      await requireApplication(userId);
-      const created = await readProfileJson(db, userId, encryptionKey, files.profileDocumentsSql);
-      if (created === null) throw new Error('application row missing after insert');
-      return created;
+    async readProfileJson(applicant: Applicant): Promise<string> {
+      const body = await readProfileJson(
+        db,
+        applicant.applicationId,
+        encryptionKey,
+        files.profileDocumentsSql,
+      );
+      if (body === null) throw new AppError('NO_APPLICATION', MESSAGES.missingInformation);
+      return body;
     },
 
     /** One atomic JSONB merge: concurrent saves of different keys never lose each other. */
-    async saveAnswers(userId: string, patch: Record<string, string>): Promise<void> {
+    async saveAnswers(applicant: Applicant, patch: Record<string, string>): Promise<void> {
       const problems = checkAnswerPatch(patch, partner);
       if (problems.length > 0) {
         throw new AppError('INVALID_ANSWER', describeAnswerProblem(problems[0]!), {
@@ -99,19 +219,26 @@ export function createApplicationService(deps: ApplicationDeps) {
       }
       if (Object.keys(patch).length === 0) return;
       const { plain, sealed } = splitSensitive(patch, encryptionKey);
-      await mergeAnswers(db, userId, plain, sealed, clock.now());
+      await mergeAnswers(
+        db,
+        applicant.applicationId,
+        plain,
+        sealed,
+        clock.now(),
+        writeOf(applicant),
+      );
     },
 
-    async saveLastPage(userId: string, lastPage: string): Promise<void> {
-      await updateUnsubmitted(db, userId, { lastPage });
+    async saveLastPage(applicant: Applicant, lastPage: string): Promise<void> {
+      await updateUnsubmitted(db, applicant.applicationId, { lastPage }, writeOf(applicant));
     },
 
     /**
      * Idempotent and forward-only: a status at or behind the current one changes nothing.
      * "submitted" only confirms a submission made by submit().
      */
-    async advanceWebStatus(userId: string, status: WebStatus): Promise<void> {
-      const row = await requireApplication(userId);
+    async advanceWebStatus(applicant: Applicant, status: WebStatus): Promise<void> {
+      const row = await requireApplication(applicant.applicationId);
       if (row.submittedAt) {
         if (status === 'submitted') return;
         throw new AppError('ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
@@ -119,27 +246,38 @@ export function createApplicationService(deps: ApplicationDeps) {
       if (status === 'submitted') throw new AppError('SUBMIT_REQUIRED', MESSAGES.submitFirst);
       // Entries accumulate in WEB_STATUSES order; their count is the status (docs/behaviour.md).
       const rank = WEB_STATUSES.indexOf(status) + 1;
-      await writeUnsubmitted(
+      const write = writeOf(applicant);
+      const written = await writeUnsubmitted(
         db,
-        userId,
+        applicant.applicationId,
         { webStatus: WEB_STATUSES.slice(0, rank) as string[] },
         sql`cardinality(${applications.webStatus}) < ${rank}`,
+        write,
       );
+      if (written) return;
+      // Nothing written: already that far (fine), or submitted or closed meanwhile (refused).
+      const refusal = await explainRefusedWrite(db, applicant.applicationId, write);
+      if (refusal) throw refusal;
     },
 
-    async saveValidations(userId: string, errors: Record<string, string[]>): Promise<void> {
+    async saveValidations(applicant: Applicant, errors: Record<string, string[]>): Promise<void> {
       const unknown = Object.keys(errors).find((key) => !isKnownAnswerKey(key));
       if (unknown) {
         throw new AppError('INVALID_ANSWER', `"${unknown}" is not a question of this application.`);
       }
-      await updateUnsubmitted(db, userId, { validations: errors });
+      await updateUnsubmitted(
+        db,
+        applicant.applicationId,
+        { validations: errors },
+        writeOf(applicant),
+      );
     },
 
-    async readAddAnother(userId: string): Promise<Record<string, number>> {
-      return (await requireApplication(userId)).addAnother;
+    async readAddAnother(applicant: Applicant): Promise<Record<string, number>> {
+      return (await requireApplication(applicant.applicationId)).addAnother;
     },
 
-    async saveAddAnother(userId: string, buttonId: string, count: number): Promise<void> {
+    async saveAddAnother(applicant: Applicant, buttonId: string, count: number): Promise<void> {
       const group = REPEAT_GROUPS.find((g) => g.id === buttonId);
       if (!group)
         throw new AppError('UNKNOWN_BUTTON', `"${buttonId}" is not an add-another button.`);
@@ -149,23 +287,24 @@ export function createApplicationService(deps: ApplicationDeps) {
       // The count is content: the print view and the PDF show every block.
       await updateUnsubmitted(
         db,
-        userId,
+        applicant.applicationId,
         contentChange(
           { addAnother: sql`${applications.addAnother} || ${jsonb({ [buttonId]: count })}` },
           clock.now(),
         ),
+        writeOf(applicant),
       );
     },
 
-    async readTabs(userId: string): Promise<Record<string, string>> {
-      return (await requireApplication(userId)).tabs;
+    async readTabs(applicant: Applicant): Promise<Record<string, string>> {
+      return (await requireApplication(applicant.applicationId)).tabs;
     },
 
     /**
      * Records the chosen tab and clears the answers of the tab left, in one statement; refused
      * while a file of the tab left converts, whose documents go after the switch (docs/behaviour.md).
      */
-    async chooseTab(userId: string, tabId: string, chosenTab: string): Promise<void> {
+    async chooseTab(applicant: Applicant, tabId: string, chosenTab: string): Promise<void> {
       const group = TAB_GROUPS.find((g) => g.id === tabId);
       if (!group) throw new AppError('UNKNOWN_TAB', `"${tabId}" is not a tab group.`);
       if (!group.tabs.some((t) => t.id === chosenTab)) {
@@ -174,10 +313,11 @@ export function createApplicationService(deps: ApplicationDeps) {
       const cleared = Object.fromEntries(
         listTabAnswersToClear(APPLICATION_DEFINITION, tabId, chosenTab).map((k) => [k, '']),
       );
-      const fileKeys = await files.prepareTabSwitch(userId, tabId, chosenTab);
+      const { applicationId } = applicant;
+      const fileKeys = await files.prepareTabSwitch(applicationId, tabId, chosenTab);
       await updateUnsubmitted(
         db,
-        userId,
+        applicationId,
         contentChange(
           {
             tabs: sql`${applications.tabs} || ${jsonb({ [tabId]: chosenTab })}`,
@@ -185,34 +325,43 @@ export function createApplicationService(deps: ApplicationDeps) {
           },
           clock.now(),
         ),
+        writeOf(applicant),
       );
-      await files.finishTabSwitch(userId, fileKeys);
+      await files.finishTabSwitch(applicationId, fileKeys);
     },
 
     /**
      * Validates with the shared engine, clears hidden answers and freezes the application. The
      * row lock makes concurrent submits queue; all but the first find it submitted and return.
+     * The deadline is judged by the request's receipt time, read under the lock with the round's
+     * current deadline, and that time is the submission's: a submit received before the round
+     * closed succeeds however long it waited.
      */
-    async submit(userId: string, email: string): Promise<void> {
-      const now = clock.now();
+    async submit(applicant: Applicant): Promise<void> {
+      const { applicationId } = applicant;
+      const now = applicant.receivedAt;
       const submittedNow = await db.transaction(async (tx) => {
         const [row] = await tx
-          .select()
+          .select({ application: applications, round: rounds })
           .from(applications)
-          .where(eq(applications.userId, userId))
-          .for('update');
+          .innerJoin(rounds, eq(rounds.code, applications.roundCode))
+          .where(eq(applications.id, applicationId))
+          .for('update', { of: applications });
         if (!row) throw new AppError('NO_APPLICATION', MESSAGES.missingInformation);
-        if (row.submittedAt) return false;
+        const { application } = row;
+        if (application.submittedAt) return false;
+        if (isRoundClosed(row.round, now))
+          throw createRoundClosedError(row.round, partner.timeZone);
         // A file still converting would change a submitted application: refuse, naming it. The
         // conversion side takes this row lock too before it starts or stores a result.
-        const converting = await files.findConverting(tx, userId);
+        const converting = await files.findConverting(tx, applicationId);
         if (converting) {
           const label =
             findQuestionEntry(APPLICATION_DEFINITION, converting)?.question.label ?? converting;
           throw new AppError('CONVERSION_PENDING', formatSubmitWhileConverting(label));
         }
-        const answers = readAnswers(row, encryptionKey);
-        const context = { tabs: row.tabs };
+        const answers = readAnswers(application, encryptionKey);
+        const context = { tabs: application.tabs };
         const errors = validateAnswers(APPLICATION_DEFINITION, answers, { now, partner, context });
         if (Object.keys(errors).length > 0) {
           throw new AppError('MISSING_INFORMATION', MESSAGES.missingInformation, {
@@ -225,7 +374,7 @@ export function createApplicationService(deps: ApplicationDeps) {
         );
         await writeUnsubmitted(
           tx,
-          userId,
+          applicationId,
           contentChange(
             {
               answer: plain,
@@ -234,12 +383,12 @@ export function createApplicationService(deps: ApplicationDeps) {
               webStatus: [...WEB_STATUSES],
               validations: {},
             },
-            now,
+            clock.now(),
           ),
         );
         return true;
       });
-      if (submittedNow) await sendMail(renderSubmissionConfirmation(email, partner));
+      if (submittedNow) await sendMail(renderSubmissionConfirmation(applicant.email, partner));
     },
 
     /** A prefilled answer set for an anonymous visitor; never what a prefill link may not carry. */

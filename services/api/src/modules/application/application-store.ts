@@ -13,6 +13,13 @@ import { MESSAGES } from '@admissions/api-contract';
 import { IDENTIFIER_ANSWER_KEYS } from '@admissions/form';
 import type { Db, RootDb } from '../../platform/db/connect';
 import { successfulLogins, users } from '../auth';
+import {
+  createRoundClosedError,
+  isRoundClosed,
+  isRoundOpenForWriteSql,
+  rounds,
+  startingRoundSql,
+} from '../rounds';
 import { applications } from './schema';
 import { AppError } from '../../platform/lib/app-error';
 import { seal, unseal } from '../../platform/lib/crypto';
@@ -46,14 +53,116 @@ export function readAnswers(row: ApplicationRow, key: Buffer): Record<string, st
   return answers;
 }
 
-export async function findApplication(db: Db, userId: string): Promise<ApplicationRow | undefined> {
-  const rows = await db.select().from(applications).where(eq(applications.userId, userId)).limit(1);
+/** The application `applicationId`. */
+export async function findApplication(
+  db: Db,
+  applicationId: string,
+): Promise<ApplicationRow | undefined> {
+  const rows = await db
+    .select()
+    .from(applications)
+    .where(eq(applications.id, applicationId))
+    .limit(1);
   return rows[0];
 }
 
-/** Creates the applicant's (empty) application unless it exists. */
-export async function openApplication(db: Db, userId: string): Promise<void> {
-  await db.insert(applications).values({ userId }).onConflictDoNothing();
+/** The id of the applicant's current application (their latest chosen), if they have one. */
+export async function findCurrentApplicationId(
+  db: Db,
+  userId: string,
+): Promise<string | undefined> {
+  const [row] = await db
+    .select({ id: applications.id })
+    .from(applications)
+    .where(eq(applications.userId, userId))
+    .orderBy(sql`${applications.chosenAt} DESC NULLS LAST`)
+    .limit(1);
+  return row?.id;
+}
+
+/**
+ * Starts the applicant's first application unless they have one: in the open round that closes
+ * first, else the round that closed last (rounds' startingRoundSql). The first application takes
+ * the applicant's id as its own, as migration 0014 gave every application from before rounds, so
+ * an applicant's first application is named alike whenever they signed up. Concurrent first
+ * requests insert the same row: one stays, the others do nothing.
+ */
+export async function openApplication(db: Db, userId: string, now: Date): Promise<void> {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  await db.execute(sql`
+    INSERT INTO ${applications} (id, user_id, round_code, chosen_at)
+    SELECT ${userId}::uuid, ${userId}::uuid, ${startingRoundSql(at)}, ${at}
+    WHERE NOT EXISTS (SELECT 1 FROM ${applications} o WHERE o.user_id = ${userId}::uuid)
+    ON CONFLICT DO NOTHING`);
+}
+
+/** The application the applicant's requests act on: theirs with the latest chosen_at. */
+export interface CurrentApplicationRow {
+  id: string;
+  round_code: string;
+  submitted: boolean;
+}
+
+// One indexed read (applications_user_chosen_idx) per applicant request, prepared once per
+// connection.
+const CURRENT_APPLICATION = prepareStatement(
+  'application_current',
+  `SELECT id, round_code, submitted_at IS NOT NULL AS submitted FROM applications
+   WHERE user_id = $1 ORDER BY chosen_at DESC NULLS LAST LIMIT 1`,
+);
+
+/** The applicant's current application, starting their first one when they have none. */
+export async function readCurrentApplication(
+  db: RootDb,
+  userId: string,
+  now: Date,
+): Promise<CurrentApplicationRow> {
+  const read = async () =>
+    (await runPrepared<CurrentApplicationRow>(db, CURRENT_APPLICATION, [userId]))[0];
+  const found = await read();
+  if (found) return found;
+  await openApplication(db, userId, now);
+  const opened = await read();
+  if (!opened) throw new Error('application row missing after insert');
+  return opened;
+}
+
+/**
+ * An applicant's write: when its request arrived (the deadline is judged by it) and the time
+ * zone a refusal names the deadline in.
+ */
+export interface ApplicantWrite {
+  receivedAt: Date;
+  timeZone: string;
+}
+
+/**
+ * Why a write of the application found nothing to change: 409 ALREADY_SUBMITTED, 409 ROUND_CLOSED
+ * (its round closed before the request arrived) or 404-like NO_APPLICATION; undefined when none
+ * of these holds (the write's own extra condition did not).
+ */
+export async function explainRefusedWrite(
+  db: Db,
+  applicationId: string,
+  write: ApplicantWrite,
+): Promise<AppError | undefined> {
+  const [row] = await db
+    .select({
+      submittedAt: applications.submittedAt,
+      code: rounds.code,
+      name: rounds.name,
+      opensAt: rounds.opensAt,
+      deadline: rounds.deadline,
+      graceMinutes: rounds.graceMinutes,
+    })
+    .from(applications)
+    .innerJoin(rounds, eq(rounds.code, applications.roundCode))
+    .where(eq(applications.id, applicationId))
+    .limit(1);
+  if (!row) return new AppError('NO_APPLICATION', MESSAGES.missingInformation);
+  if (row.submittedAt) return new AppError('ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
+  if (isRoundClosed(row, write.receivedAt)) return createRoundClosedError(row, write.timeZone);
+  return undefined;
 }
 
 /**
@@ -70,33 +179,50 @@ export function contentChange(
   return { ...set, version: sql`${applications.version} + 1`, updatedAt: now };
 }
 
-/** The UPDATE of an application: the applicant's row while it is not submitted (and `also`). */
+/**
+ * The UPDATE of an application while it is not submitted (and `also`); given the receipt time of
+ * an applicant's request, also only while its round had not closed then — read in the same
+ * statement, so a deadline changed a moment before is the one applied.
+ */
 function unsubmittedUpdate(
   db: Db,
-  userId: string | Placeholder,
+  applicationId: string | Placeholder,
   set: Record<string, unknown>,
   also?: SQL,
+  receivedAt?: string | Placeholder,
 ) {
   return db
     .update(applications)
     .set(set)
     .where(
-      and(sql`${applications.userId} = ${userId}`, sql`${applications.submittedAt} IS NULL`, also),
+      and(
+        sql`${applications.id} = ${applicationId}`,
+        sql`${applications.submittedAt} IS NULL`,
+        receivedAt === undefined
+          ? undefined
+          : isRoundOpenForWriteSql(sql`${applications.roundCode}`, sql`${receivedAt}::timestamptz`),
+        also,
+      ),
     )
-    .returning({ userId: applications.userId });
+    .returning({ id: applications.id });
 }
 
 /**
  * One UPDATE of the application while it is not submitted (and, given `also`, while that holds
- * too); false when it is not (or has no row).
+ * too; given an applicant's `write`, while its round was open when the request arrived); false
+ * when it is not (or has no row).
  */
 export async function writeUnsubmitted(
   db: Db,
-  userId: string,
+  applicationId: string,
   set: Record<string, unknown>,
   also?: SQL,
+  write?: ApplicantWrite,
 ): Promise<boolean> {
-  return (await unsubmittedUpdate(db, userId, set, also)).length > 0;
+  return (
+    (await unsubmittedUpdate(db, applicationId, set, also, write?.receivedAt.toISOString()))
+      .length > 0
+  );
 }
 
 // Renders statements without a connection: only toSQL() is ever called on it.
@@ -119,8 +245,10 @@ function prepareAnswerMerge(name: string, withSealed: boolean) {
     : { answer: merge(applications.answer, 'plain') };
   const query = unsubmittedUpdate(
     renderer,
-    sql.placeholder('userId'),
+    sql.placeholder('applicationId'),
     contentChange(set, sql.placeholder('now')),
+    undefined,
+    sql.placeholder('receivedAt'),
   ).toSQL();
   return { statement: prepareStatement(name, query.sql), params: query.params };
 }
@@ -128,64 +256,80 @@ const SAVE_ANSWERS = prepareAnswerMerge('application_save_answers', false);
 const SAVE_ANSWERS_SEALED = prepareAnswerMerge('application_save_answers_sealed', true);
 
 /**
- * Merges answers (already split by splitSensitive) into an application that is not submitted;
- * 409 when it is, and a missing row is created first, as updateUnsubmitted does.
+ * Merges answers (already split by splitSensitive) into an application that is not submitted and
+ * whose round was open when the request arrived; 409 (ALREADY_SUBMITTED, ROUND_CLOSED) otherwise.
  */
 export async function mergeAnswers(
   db: RootDb,
-  userId: string,
+  applicationId: string,
   plain: Record<string, string>,
   sealed: Record<string, string>,
   now: Date,
+  write: ApplicantWrite,
 ): Promise<void> {
   const save = Object.keys(sealed).length > 0 ? SAVE_ANSWERS_SEALED : SAVE_ANSWERS;
   const values = fillPlaceholders(save.params, {
     plain: JSON.stringify(plain),
     sealed: JSON.stringify(sealed),
     now,
-    userId,
+    applicationId,
+    receivedAt: write.receivedAt.toISOString(),
   }) as PreparedValue[];
-  const write = async () => (await runPrepared(db, save.statement, values)).length > 0;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    if (await write()) return;
-    const existing = await findApplication(db, userId);
-    if (existing) throw new AppError('ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
-    await openApplication(db, userId);
-  }
-  throw new AppError('ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
+  if ((await runPrepared(db, save.statement, values)).length > 0) return;
+  throw (
+    (await explainRefusedWrite(db, applicationId, write)) ??
+    new AppError('ALREADY_SUBMITTED', MESSAGES.alreadySubmitted)
+  );
 }
 
 /**
- * Runs one UPDATE of an application that is not yet submitted. A submitted application answers
- * 409 for every mutation (docs/design-decisions.md, 6); a missing row (an account confirmed before applications
- * existed) is created and the update retried.
+ * Runs one UPDATE of an application that is not yet submitted and whose round was open when the
+ * applicant's request arrived. A submitted application answers 409 for every mutation
+ * (docs/design-decisions.md, 6), and so does one whose round has closed.
  */
 export async function updateUnsubmitted(
   db: Db,
-  userId: string,
+  applicationId: string,
   set: Record<string, unknown>,
+  write: ApplicantWrite,
 ): Promise<void> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    if (await writeUnsubmitted(db, userId, set)) return;
-    const existing = await findApplication(db, userId);
-    if (existing) throw new AppError('ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
-    await openApplication(db, userId);
-  }
-  throw new AppError('ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
+  if (await writeUnsubmitted(db, applicationId, set, undefined, write)) return;
+  throw (
+    (await explainRefusedWrite(db, applicationId, write)) ??
+    new AppError('ALREADY_SUBMITTED', MESSAGES.alreadySubmitted)
+  );
 }
 
 /**
- * Locks the applicant's application row for the rest of the transaction `tx` and says whether
- * it is submitted. Submit takes the same lock, so whatever holds it (a document's start, claim,
+ * Locks the application row for the rest of the transaction `tx` and says whether it is
+ * submitted. Submit takes the same lock, so whatever holds it (a document's start, claim,
  * completion or removal) sees the application either open or submitted for its whole duration.
+ * Given an applicant's `write`, an unsubmitted application whose round closed before the request
+ * arrived answers 409 ROUND_CLOSED: the round is read under the lock, with the write it guards.
  */
-export async function lockApplication(tx: Db, userId: string): Promise<{ submitted: boolean }> {
+export async function lockApplication(
+  tx: Db,
+  applicationId: string,
+  write?: ApplicantWrite,
+): Promise<{ submitted: boolean }> {
   const [row] = await tx
-    .select({ submittedAt: applications.submittedAt })
+    .select({
+      submittedAt: applications.submittedAt,
+      code: rounds.code,
+      name: rounds.name,
+      opensAt: rounds.opensAt,
+      deadline: rounds.deadline,
+      graceMinutes: rounds.graceMinutes,
+    })
     .from(applications)
-    .where(eq(applications.userId, userId))
-    .for('update');
-  return { submitted: Boolean(row?.submittedAt) };
+    .innerJoin(rounds, eq(rounds.code, applications.roundCode))
+    .where(eq(applications.id, applicationId))
+    .for('update', { of: applications });
+  const submitted = Boolean(row?.submittedAt);
+  if (row && !submitted && write && isRoundClosed(row, write.receivedAt)) {
+    throw createRoundClosedError(row, write.timeZone);
+  }
+  return { submitted };
 }
 
 /**
@@ -194,35 +338,27 @@ export async function lockApplication(tx: Db, userId: string): Promise<{ submitt
  */
 export async function setFileAnswer(
   tx: Db,
-  userId: string,
+  applicationId: string,
   answerKey: string,
   value: 'ANSWERED' | '',
   now: Date,
 ): Promise<void> {
   await writeUnsubmitted(
     tx,
-    userId,
+    applicationId,
     contentChange({ answer: sql`${applications.answer} || ${jsonb({ [answerKey]: value })}` }, now),
   );
 }
 
-/** The application's current version, creating the empty application if there is none. */
-export async function readApplicationVersion(db: Db, userId: string): Promise<number> {
-  const read = async () =>
-    (
-      await db
-        .select({ version: applications.version })
-        .from(applications)
-        .where(eq(applications.userId, userId))
-        .limit(1)
-    )[0]?.version;
-  let version = await read();
-  if (version === undefined) {
-    await openApplication(db, userId);
-    version = await read();
-  }
-  if (version === undefined) throw new Error('application row missing after insert');
-  return version;
+/** The application's current version; 409 NO_APPLICATION when it does not exist. */
+export async function readApplicationVersion(db: Db, applicationId: string): Promise<number> {
+  const [row] = await db
+    .select({ version: applications.version })
+    .from(applications)
+    .where(eq(applications.id, applicationId))
+    .limit(1);
+  if (!row) throw new AppError('NO_APPLICATION', MESSAGES.missingInformation);
+  return row.version;
 }
 
 /**
@@ -231,7 +367,7 @@ export async function readApplicationVersion(db: Db, userId: string): Promise<nu
  */
 export async function readPlainAnswers(
   db: Db,
-  userId: string,
+  applicationId: string,
   keys: readonly string[],
 ): Promise<Record<string, string>> {
   const wanted = sql`ARRAY[${sql.join(
@@ -244,7 +380,7 @@ export async function readPlainAnswers(
         FROM jsonb_each_text(${applications.answer}) e WHERE e.key = ANY(${wanted}))`,
     })
     .from(applications)
-    .where(eq(applications.userId, userId))
+    .where(eq(applications.id, applicationId))
     .limit(1);
   return row?.answers ?? {};
 }
@@ -257,14 +393,14 @@ export async function readPlainAnswers(
  */
 export async function readProfileJson(
   db: RootDb,
-  userId: string,
+  applicationId: string,
   key: Buffer,
-  documentsSql: (userId: SQL) => SQL,
+  documentsSql: (applicationId: SQL) => SQL,
 ): Promise<string | null> {
   const [row] = await runPrepared<{ answer: string; sensitive: string | null; rest: string }>(
     db,
     profileStatementFor(documentsSql),
-    [userId],
+    [applicationId],
   );
   if (!row) return null;
   let answer = row.answer;
@@ -280,21 +416,21 @@ export async function readProfileJson(
   return `{"answer":${answer},${row.rest.slice(1)}`;
 }
 
-const profileStatements = new WeakMap<(userId: SQL) => SQL, PreparedStatement>();
+const profileStatements = new WeakMap<(applicationId: SQL) => SQL, PreparedStatement>();
 let profileStatementCount = 0;
 
 /**
  * The profile query as fixed text, rendered once (per documents expression) and then prepared
- * once per connection: its only parameter is the applicant ($1).
+ * once per connection: its only parameter is the application ($1).
  */
-function profileStatementFor(documentsSql: (userId: SQL) => SQL): PreparedStatement {
+function profileStatementFor(documentsSql: (applicationId: SQL) => SQL): PreparedStatement {
   const known = profileStatements.get(documentsSql);
   if (known) return known;
   const query = new PgDialect().sqlToQuery(sql`
     SELECT a.answer::text AS answer,
       CASE WHEN a.sensitive = '{}'::jsonb THEN NULL ELSE a.sensitive::text END AS sensitive,
       json_build_object(
-        'document_answer', ${documentsSql(sql`a.user_id`)},
+        'document_answer', ${documentsSql(sql`a.id`)},
         'username', u.email,
         'last_page', a.last_page,
         'successful_login', COALESCE((
@@ -306,8 +442,8 @@ function profileStatementFor(documentsSql: (userId: SQL) => SQL): PreparedStatem
           FROM unnest(a.web_status) WITH ORDINALITY AS s(status, n)), '[]'::json)
       )::text AS rest
     FROM ${applications} a JOIN ${users} u ON u.id = a.user_id
-    WHERE a.user_id = ${sql.placeholder('userId')}`);
-  if (query.params.length !== 1) throw new Error('the profile query takes the applicant only');
+    WHERE a.id = ${sql.placeholder('applicationId')}`);
+  if (query.params.length !== 1) throw new Error('the profile query takes the application only');
   const statement = prepareStatement(`application_profile_${++profileStatementCount}`, query.sql);
   profileStatements.set(documentsSql, statement);
   return statement;

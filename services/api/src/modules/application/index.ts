@@ -6,7 +6,14 @@ export {
   type ApplicationService,
 } from './application-service';
 export {
+  createApplicantResolver,
+  type Applicant,
+  type ApplicantResolver,
+} from './current-application';
+export {
+  explainRefusedWrite,
   findApplication,
+  findCurrentApplicationId,
   hasNoApplications,
   jsonb,
   lockApplication,
@@ -15,6 +22,7 @@ export {
   readApplicationVersion,
   readPlainAnswers,
   setFileAnswer,
+  type ApplicantWrite,
 } from './application-store';
 export {
   PREFILL_DEFAULT_TTL_MS,

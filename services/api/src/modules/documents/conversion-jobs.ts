@@ -58,9 +58,19 @@ export function defineConversionQueue(conversionTimeoutMs: number): QueueDefinit
 }
 
 export interface ConversionJob {
-  userId: string;
+  applicationId: string;
   answerKey: string;
   token: string;
+}
+
+/**
+ * The application a queued job names. Jobs queued before rounds named the applicant (`userId`),
+ * whose id migration 0014 kept as their application's id: they still find it.
+ */
+function readJobApplicationId(job: ConversionJob): string {
+  // The payload as pg-boss stored it, which may predate the field.
+  const stored = job as Partial<ConversionJob> & { userId?: string };
+  return stored.applicationId ?? stored.userId ?? '';
 }
 
 export interface ConversionWorkerDeps {
@@ -127,7 +137,7 @@ export async function runConversion(
   };
   const row = await step('claim', () =>
     store.claimConversion(
-      job.userId,
+      readJobApplicationId(job),
       job.answerKey,
       job.token,
       clock.now(),
@@ -171,7 +181,7 @@ export async function runConversion(
       return;
     }
     const { pdf } = await converter.convert({ bytes, fileName: row.fileName });
-    const pdfKey = createDocumentKey(row.userId, row.answerKey);
+    const pdfKey = createDocumentKey(row.applicationId, row.answerKey);
     await step('storage write', () => storage.write(pdfKey, pdf, 'application/pdf'));
     // The applicant's proof, drawn once from the PDF just stored: its page count and a picture
     // of its first page, kept beside it.

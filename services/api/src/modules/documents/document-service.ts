@@ -10,7 +10,7 @@ import {
 } from '@admissions/api-contract';
 import type { Db } from '../../platform/db/connect';
 import type { Logger } from 'pino';
-import { findApplication } from '../application';
+import { findApplication, type Applicant, type ApplicantWrite } from '../application';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
 import type { StorageDriver } from '../../platform/storage/storage-driver';
@@ -31,6 +31,8 @@ export interface DocumentServiceDeps {
   logger: Logger;
   enqueue: (job: ConversionJob) => Promise<void>;
   conversionTimeoutMs: number;
+  /** The institution's time zone: a refusal after a round's deadline names it in this zone. */
+  timeZone: string;
 }
 
 const STATUS_MESSAGES = {
@@ -72,10 +74,15 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     }
   }
 
-  async function requireOpenApplication(userId: string) {
-    const row = await findApplication(db, userId);
+  async function requireOpenApplication(applicationId: string) {
+    const row = await findApplication(db, applicationId);
     if (row?.submittedAt) throw new AppError('ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
   }
+
+  const writeOf = (applicant: Applicant): ApplicantWrite => ({
+    receivedAt: applicant.receivedAt,
+    timeZone: deps.timeZone,
+  });
 
   const inProgress = () =>
     new AppError('CONVERSION_IN_PROGRESS', DOCUMENT_MESSAGES.conversionInProgress);
@@ -95,22 +102,25 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     findConverting,
     profileDocumentsSql,
 
-    async createUploadUrl(userId: string, answerKey: string): Promise<PresignedUrlResponse> {
+    async createUploadUrl(applicant: Applicant, answerKey: string): Promise<PresignedUrlResponse> {
       requireFileQuestion(answerKey);
-      await requireOpenApplication(userId);
-      const key = createUploadKey(userId, answerKey);
+      const { applicationId } = applicant;
+      await requireOpenApplication(applicationId);
+      // Keyed by the application: two applications of one applicant never share a key's folder.
+      const key = createUploadKey(applicationId, answerKey);
       const now = clock.now();
       const expiresAt = new Date(now.getTime() + UPLOAD_POLICY.expiresInSeconds * 1000);
       // An S3 link takes a file until it expires, released or not; the local endpoint's does not.
       const releasedLinksReceive = storage.kind !== 'local';
       if (
         !(await store.recordUploadWithinLimits(
-          userId,
+          applicationId,
           answerKey,
           key,
           expiresAt,
           now,
           releasedLinksReceive,
+          writeOf(applicant),
         ))
       ) {
         throw new AppError('TOO_MANY_UPLOADS', DOCUMENT_MESSAGES.tooManyUploads);
@@ -119,20 +129,22 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     },
 
     async startConversion(
-      userId: string,
+      applicant: Applicant,
       answerKey: string,
       fileKey: string,
       fileName: string,
     ): Promise<ConversionStatusResponse> {
       requireFileQuestion(answerKey);
+      const { applicationId } = applicant;
       const token = randomBytes(16).toString('base64url');
       const begun = await store.beginConversion({
-        userId,
+        applicationId,
         answerKey,
         token,
         sourceKey: fileKey,
         fileName,
         now: clock.now(),
+        write: writeOf(applicant),
       });
       if (!begun.started) {
         switch (begun.reason) {
@@ -152,13 +164,13 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       // The key's blob belongs to the conversion from here on; the replaced one's is not needed.
       const replaced = begun.replaced;
       if (replaced && replaced.sourceKey !== fileKey) await removeBlob(replaced.sourceKey);
-      await deps.enqueue({ userId, answerKey, token });
+      await deps.enqueue({ applicationId, answerKey, token });
       return { status: 'UNPROCESSED', message: DOCUMENT_MESSAGES.waiting };
     },
 
-    async readStatus(userId: string, answerKey: string): Promise<ConversionStatusResponse> {
+    async readStatus(applicationId: string, answerKey: string): Promise<ConversionStatusResponse> {
       requireFileQuestion(answerKey);
-      const row = await store.findConversion(userId, answerKey);
+      const row = await store.findConversion(applicationId, answerKey);
       if (row) {
         const status = row.status as ConversionStatusResponse['status'];
         if (status === 'FAILED') return { status, message: row.message };
@@ -185,7 +197,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
           return { status, message: STATUS_MESSAGES[status as keyof typeof STATUS_MESSAGES] };
         }
       }
-      const document = await store.findDocumentAnswer(userId, answerKey);
+      const document = await store.findDocumentAnswer(applicationId, answerKey);
       if (document) return completedStatus(document);
       return row?.status === 'COMPLETED'
         ? { status: 'COMPLETED', message: STATUS_MESSAGES.COMPLETED }
@@ -194,11 +206,11 @@ export function createDocumentService(deps: DocumentServiceDeps) {
 
     /**
      * The first-page PNG of the applicant's own converted document. The row is looked up by the
-     * session's user id, so another applicant's document is as missing as a deleted one (404).
+     * applicant's current application, so another application's document is as missing as a deleted one (404).
      */
-    async readThumbnail(userId: string, answerKey: string): Promise<Uint8Array> {
+    async readThumbnail(applicationId: string, answerKey: string): Promise<Uint8Array> {
       requireFileQuestion(answerKey);
-      const document = await store.findDocumentAnswer(userId, answerKey);
+      const document = await store.findDocumentAnswer(applicationId, answerKey);
       const png = document?.thumbnailKey
         ? await storage.read(document.thumbnailKey, MAX_THUMBNAIL_BYTES)
         : null;
@@ -207,19 +219,29 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     },
 
     /** Forgets the conversion (a pending job then finds nothing to do); the document stays. */
-    async deleteConversion(userId: string, answerKey: string): Promise<void> {
+    async deleteConversion(applicant: Applicant, answerKey: string): Promise<void> {
       requireFileQuestion(answerKey);
-      await requireOpenApplication(userId);
-      const removed = await store.deleteConversion(userId, answerKey);
+      const { applicationId } = applicant;
+      await requireOpenApplication(applicationId);
+      const removed = await store.deleteConversion(applicationId, answerKey, writeOf(applicant));
+      if (removed === 'submitted') {
+        throw new AppError('ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
+      }
       if (removed && removed.status !== 'COMPLETED') await removeBlob(removed.sourceKey);
     },
 
-    async deleteDocument(userId: string, answerKey: string): Promise<void> {
+    async deleteDocument(applicant: Applicant, answerKey: string): Promise<void> {
       requireFileQuestion(answerKey);
-      await requireOpenApplication(userId);
-      const pending = await store.listPendingConversions(userId, [answerKey]);
+      const { applicationId } = applicant;
+      await requireOpenApplication(applicationId);
+      const pending = await store.listPendingConversions(applicationId, [answerKey]);
       if (pending.length > 0) throw inProgress();
-      const removed = await store.deleteDocumentAnswer(userId, answerKey, clock.now());
+      const removed = await store.deleteDocumentAnswer(
+        applicationId,
+        answerKey,
+        clock.now(),
+        writeOf(applicant),
+      );
       if (removed === 'submitted') {
         throw new AppError('ALREADY_SUBMITTED', MESSAGES.alreadySubmitted);
       }
@@ -227,8 +249,8 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       await removeBlob(removed?.thumbnailKey);
     },
 
-    async readDocumentAnswers(userId: string): Promise<DocumentAnswersResponse> {
-      const rows = await store.listDocumentAnswers(userId);
+    async readDocumentAnswers(applicationId: string): Promise<DocumentAnswersResponse> {
+      const rows = await store.listDocumentAnswers(applicationId);
       return Object.fromEntries(
         rows.map((r) => [r.answerKey, { file_name: r.fileName, file_size: r.fileSize }]),
       );
@@ -238,19 +260,23 @@ export function createDocumentService(deps: DocumentServiceDeps) {
      * Before PUT /api/tabs: the file questions the switch clears. Refused (409, "File Upload in
      * Progress" in the SPA) while one of them is still converting.
      */
-    async prepareTabSwitch(userId: string, tabId: string, chosenTab: string): Promise<string[]> {
+    async prepareTabSwitch(
+      applicationId: string,
+      tabId: string,
+      chosenTab: string,
+    ): Promise<string[]> {
       const keys = listTabAnswersToClear(APPLICATION_DEFINITION, tabId, chosenTab).filter((key) =>
         isFileQuestion(key),
       );
-      const pending = await store.listPendingConversions(userId, keys);
+      const pending = await store.listPendingConversions(applicationId, keys);
       if (pending.length > 0) throw inProgress();
       return keys;
     },
 
     /** After the switch: deletes the uploaded files of the tab left. */
-    async finishTabSwitch(userId: string, keys: string[]): Promise<void> {
+    async finishTabSwitch(applicationId: string, keys: string[]): Promise<void> {
       for (const key of keys) {
-        const removed = await store.deleteDocumentAnswer(userId, key, clock.now());
+        const removed = await store.deleteDocumentAnswer(applicationId, key, clock.now());
         // Submitted in between: its documents stay as they were.
         if (removed !== 'submitted') {
           await removeBlob(removed?.pdfKey);

@@ -1,6 +1,8 @@
 // Where the documents module keeps its objects in storage, and the policy of an upload link.
-// Keys are built only here, from the session's user id, a known question key and randomness, so a
-// key names its owner and question (platform/storage checks only that a key stays in its root).
+// Keys are built only here, from the application's id, a known question key and randomness, so a
+// key names its application and question (platform/storage checks only that a key stays in its
+// root). Keys from before rounds name the applicant's id, which is their application's id: the
+// rows keep the full key, so they read as before.
 import { randomBytes } from 'node:crypto';
 import { API_ROUTES, DOCUMENT_MESSAGES } from '@admissions/api-contract';
 import { MAX_FILE_SIZE_BYTES, MESSAGES as FORM_MESSAGES } from '@admissions/form';
@@ -34,12 +36,12 @@ export const LOCAL_UPLOAD = {
   messages: UPLOAD_MESSAGES,
 } as const;
 
-export function createUploadKey(userId: string, answerKey: string): string {
-  return `${UPLOAD_PREFIX}${userId}/${answerKey}/${randomBytes(18).toString('base64url')}`;
+export function createUploadKey(applicationId: string, answerKey: string): string {
+  return `${UPLOAD_PREFIX}${applicationId}/${answerKey}/${randomBytes(18).toString('base64url')}`;
 }
 
-export function createDocumentKey(userId: string, answerKey: string): string {
-  return `${DOCUMENT_PREFIX}${userId}/${answerKey}/${randomBytes(18).toString('base64url')}.pdf`;
+export function createDocumentKey(applicationId: string, answerKey: string): string {
+  return `${DOCUMENT_PREFIX}${applicationId}/${answerKey}/${randomBytes(18).toString('base64url')}.pdf`;
 }
 
 /** A converted document's first-page thumbnail, stored beside its PDF under the same name. */

@@ -1,6 +1,6 @@
 // Persistence of uploads, conversions and document answers. Every statement is keyed by the
-// session's user id; the conversion token makes a job's late writes harmless. Whatever decides on
-// a document's fate (start, claim, complete, fail) first locks the applicant's applications row
+// application (the applicant's current one, for their requests); the conversion token makes a job's late writes harmless. Whatever decides on
+// a document's fate (start, claim, complete, fail) first locks the application's row
 // (lockApplication, the lock submit takes too): a submitted application's documents never change.
 // The answer of a file question changes only through the application module (setFileAnswer).
 import { and, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
@@ -9,7 +9,7 @@ import { UPLOAD_LIMITS } from './conversion/limits';
 import { UPLOAD_POLICY } from './document-storage';
 import type { Db } from '../../platform/db/connect';
 import { documentAnswers, documentConversions, documentUploads } from './schema';
-import { lockApplication, setFileAnswer } from '../application';
+import { lockApplication, setFileAnswer, type ApplicantWrite } from '../application';
 
 export type ConversionRow = typeof documentConversions.$inferSelect;
 export type DocumentAnswerRow = typeof documentAnswers.$inferSelect;
@@ -18,15 +18,18 @@ export type DocumentAnswerRow = typeof documentAnswers.$inferSelect;
 export const PENDING_STATUSES: readonly ConversionStatus[] = ['UNPROCESSED', 'IN_PROGRESS'];
 
 export function createDocumentStore(db: Db) {
-  const conversionOf = (userId: string, answerKey: string) =>
-    and(eq(documentConversions.userId, userId), eq(documentConversions.answerKey, answerKey));
-  const answerOf = (userId: string, answerKey: string) =>
-    and(eq(documentAnswers.userId, userId), eq(documentAnswers.answerKey, answerKey));
+  const conversionOf = (applicationId: string, answerKey: string) =>
+    and(
+      eq(documentConversions.applicationId, applicationId),
+      eq(documentConversions.answerKey, answerKey),
+    );
+  const answerOf = (applicationId: string, answerKey: string) =>
+    and(eq(documentAnswers.applicationId, applicationId), eq(documentAnswers.answerKey, answerKey));
 
   /** Ends a conversion that finished after its application was submitted; nothing else moves. */
   const endFrozen = (
     tx: Db,
-    row: Pick<ConversionRow, 'userId' | 'answerKey' | 'token'>,
+    row: Pick<ConversionRow, 'applicationId' | 'answerKey' | 'token'>,
     message: string,
     now: Date,
   ) =>
@@ -35,7 +38,7 @@ export function createDocumentStore(db: Db) {
       .set({ status: 'FAILED', message, updatedAt: now })
       .where(
         and(
-          conversionOf(row.userId, row.answerKey),
+          conversionOf(row.applicationId, row.answerKey),
           eq(documentConversions.token, row.token),
           inArray(documentConversions.status, [...PENDING_STATUSES]),
         ),
@@ -54,23 +57,25 @@ export function createDocumentStore(db: Db) {
      * local endpoint does not). One transaction under the applicant's lock: check, then write.
      */
     async recordUploadWithinLimits(
-      userId: string,
+      applicationId: string,
       answerKey: string,
       storageKey: string,
       expiresAt: Date,
       now: Date,
       releasedLinksReceive: boolean,
+      write?: ApplicantWrite,
     ): Promise<boolean> {
       return db
         .transaction(async (tx) => {
-          // Concurrent requests of one applicant queue here, so a burst cannot overshoot the limit.
-          await lockApplication(tx, userId);
+          // Concurrent requests of one applicant queue here, so a burst cannot overshoot the limit;
+          // a round closed before the request arrived refuses it here (409 ROUND_CLOSED).
+          await lockApplication(tx, applicationId, write);
           await tx
             .update(documentUploads)
             .set({ releasedAt: now })
             .where(
               and(
-                eq(documentUploads.userId, userId),
+                eq(documentUploads.applicationId, applicationId),
                 eq(documentUploads.answerKey, answerKey),
                 isNull(documentUploads.consumedAt),
                 isNull(documentUploads.releasedAt),
@@ -83,12 +88,12 @@ export function createDocumentStore(db: Db) {
                    CASE WHEN u.released_at IS NULL OR u.uploaded_at IS NOT NULL OR ${releasedLinksReceive}
                         THEN coalesce(u.uploaded_bytes, ${UPLOAD_POLICY.maxBytes}) ELSE 0 END AS bytes
               FROM document_uploads u
-             WHERE u.user_id = ${userId} AND u.consumed_at IS NULL
+             WHERE u.application_id = ${applicationId} AND u.consumed_at IS NULL
                AND u.expires_at > ${now.toISOString()}::timestamptz
             UNION ALL
             SELECT 1, ${UPLOAD_POLICY.maxBytes}
               FROM document_conversions c
-             WHERE c.user_id = ${userId} AND c.status IN ('UNPROCESSED', 'IN_PROGRESS')
+             WHERE c.application_id = ${applicationId} AND c.status IN ('UNPROCESSED', 'IN_PROGRESS')
           ) pending`);
           const [pending] = result.rows;
           const count = Number(pending?.count ?? 0);
@@ -100,7 +105,9 @@ export function createDocumentStore(db: Db) {
             // Nothing was issued: the links released above stay in progress.
             throw new UploadLimitReached();
           }
-          await tx.insert(documentUploads).values({ storageKey, userId, answerKey, expiresAt });
+          await tx
+            .insert(documentUploads)
+            .values({ storageKey, applicationId, answerKey, expiresAt });
           return true;
         })
         .catch((error: unknown) => {
@@ -201,23 +208,29 @@ export function createDocumentStore(db: Db) {
       return new Set(result.rows.map((r) => r.key));
     },
 
-    async findConversion(userId: string, answerKey: string): Promise<ConversionRow | undefined> {
+    async findConversion(
+      applicationId: string,
+      answerKey: string,
+    ): Promise<ConversionRow | undefined> {
       const [row] = await db
         .select()
         .from(documentConversions)
-        .where(conversionOf(userId, answerKey))
+        .where(conversionOf(applicationId, answerKey))
         .limit(1);
       return row;
     },
 
-    async listPendingConversions(userId: string, answerKeys: string[]): Promise<ConversionRow[]> {
+    async listPendingConversions(
+      applicationId: string,
+      answerKeys: string[],
+    ): Promise<ConversionRow[]> {
       if (answerKeys.length === 0) return [];
       return db
         .select()
         .from(documentConversions)
         .where(
           and(
-            eq(documentConversions.userId, userId),
+            eq(documentConversions.applicationId, applicationId),
             inArray(documentConversions.answerKey, answerKeys),
             inArray(documentConversions.status, [...PENDING_STATUSES]),
           ),
@@ -231,12 +244,14 @@ export function createDocumentStore(db: Db) {
      * while the question's previous file still converts. Returns the replaced row.
      */
     async beginConversion(row: {
-      userId: string;
+      applicationId: string;
       answerKey: string;
       token: string;
       sourceKey: string;
       fileName: string;
       now: Date;
+      /** The applicant's request: refused (409 ROUND_CLOSED) once the round has closed. */
+      write?: ApplicantWrite;
     }): Promise<
       | { started: true; replaced: ConversionRow | undefined }
       | {
@@ -245,7 +260,7 @@ export function createDocumentStore(db: Db) {
         }
     > {
       return db.transaction(async (tx) => {
-        if ((await lockApplication(tx, row.userId)).submitted) {
+        if ((await lockApplication(tx, row.applicationId, row.write)).submitted) {
           return { started: false, reason: 'submitted' } as const;
         }
         const [upload] = await tx
@@ -254,7 +269,7 @@ export function createDocumentStore(db: Db) {
           .where(
             and(
               eq(documentUploads.storageKey, row.sourceKey),
-              eq(documentUploads.userId, row.userId),
+              eq(documentUploads.applicationId, row.applicationId),
               eq(documentUploads.answerKey, row.answerKey),
             ),
           )
@@ -266,7 +281,7 @@ export function createDocumentStore(db: Db) {
         const [existing] = await tx
           .select()
           .from(documentConversions)
-          .where(conversionOf(row.userId, row.answerKey))
+          .where(conversionOf(row.applicationId, row.answerKey))
           .limit(1);
         if (existing && PENDING_STATUSES.includes(existing.status as ConversionStatus)) {
           return { started: false, reason: 'in-progress' } as const;
@@ -276,7 +291,7 @@ export function createDocumentStore(db: Db) {
           .set({ consumedAt: row.now })
           .where(eq(documentUploads.storageKey, row.sourceKey));
         const values = {
-          userId: row.userId,
+          applicationId: row.applicationId,
           answerKey: row.answerKey,
           token: row.token,
           status: 'UNPROCESSED',
@@ -290,7 +305,7 @@ export function createDocumentStore(db: Db) {
           .insert(documentConversions)
           .values(values)
           .onConflictDoUpdate({
-            target: [documentConversions.userId, documentConversions.answerKey],
+            target: [documentConversions.applicationId, documentConversions.answerKey],
             set: values,
           });
         return { started: true, replaced: existing } as const;
@@ -304,21 +319,26 @@ export function createDocumentStore(db: Db) {
      * upload's key is returned so the caller can remove the blob).
      */
     async claimConversion(
-      userId: string,
+      applicationId: string,
       answerKey: string,
       token: string,
       now: Date,
       frozenMessage: string,
     ): Promise<ConversionRow | 'busy' | { frozenSourceKey: string } | undefined> {
       return db.transaction(async (tx) => {
-        const { submitted } = await lockApplication(tx, userId);
+        const { submitted } = await lockApplication(tx, applicationId);
         const mine = and(
-          conversionOf(userId, answerKey),
+          conversionOf(applicationId, answerKey),
           eq(documentConversions.token, token),
           inArray(documentConversions.status, [...PENDING_STATUSES]),
         );
         if (submitted) {
-          const [ended] = await endFrozen(tx, { userId, answerKey, token }, frozenMessage, now);
+          const [ended] = await endFrozen(
+            tx,
+            { applicationId, answerKey, token },
+            frozenMessage,
+            now,
+          );
           return ended ? { frozenSourceKey: ended.sourceKey } : undefined;
         }
         const [running] = await tx
@@ -326,7 +346,7 @@ export function createDocumentStore(db: Db) {
           .from(documentConversions)
           .where(
             and(
-              eq(documentConversions.userId, userId),
+              eq(documentConversions.applicationId, applicationId),
               eq(documentConversions.status, 'IN_PROGRESS'),
               sql`${documentConversions.answerKey} <> ${answerKey}`,
             ),
@@ -371,7 +391,7 @@ export function createDocumentStore(db: Db) {
     > {
       return db.transaction(async (tx) => {
         // Submitted meanwhile: the submitted document stays; this result is dropped.
-        if ((await lockApplication(tx, row.userId)).submitted) {
+        if ((await lockApplication(tx, row.applicationId)).submitted) {
           const ended = await endFrozen(tx, row, frozenMessage, now);
           return ended.length > 0 ? 'frozen' : 'stale';
         }
@@ -380,7 +400,7 @@ export function createDocumentStore(db: Db) {
           .set({ status: 'COMPLETED', message: '', updatedAt: now })
           .where(
             and(
-              conversionOf(row.userId, row.answerKey),
+              conversionOf(row.applicationId, row.answerKey),
               eq(documentConversions.token, row.token),
               eq(documentConversions.status, 'IN_PROGRESS'),
             ),
@@ -390,10 +410,10 @@ export function createDocumentStore(db: Db) {
         const [previous] = await tx
           .select({ pdfKey: documentAnswers.pdfKey, thumbnailKey: documentAnswers.thumbnailKey })
           .from(documentAnswers)
-          .where(answerOf(row.userId, row.answerKey))
+          .where(answerOf(row.applicationId, row.answerKey))
           .for('update');
         const values = {
-          userId: row.userId,
+          applicationId: row.applicationId,
           answerKey: row.answerKey,
           fileName: row.fileName,
           fileSize: document.fileSize,
@@ -407,10 +427,10 @@ export function createDocumentStore(db: Db) {
           .insert(documentAnswers)
           .values(values)
           .onConflictDoUpdate({
-            target: [documentAnswers.userId, documentAnswers.answerKey],
+            target: [documentAnswers.applicationId, documentAnswers.answerKey],
             set: values,
           });
-        await setFileAnswer(tx, row.userId, row.answerKey, 'ANSWERED', now);
+        await setFileAnswer(tx, row.applicationId, row.answerKey, 'ANSWERED', now);
         return {
           previousPdfKey: previous?.pdfKey ?? null,
           previousThumbnailKey: previous?.thumbnailKey ?? null,
@@ -424,7 +444,7 @@ export function createDocumentStore(db: Db) {
      * 'frozen' when the application was submitted (then only the conversion row records why).
      */
     async failConversion(
-      row: Pick<ConversionRow, 'userId' | 'answerKey' | 'token'>,
+      row: Pick<ConversionRow, 'applicationId' | 'answerKey' | 'token'>,
       message: string,
       now: Date,
       frozenMessage: string,
@@ -433,7 +453,7 @@ export function createDocumentStore(db: Db) {
     > {
       return db.transaction(async (tx) => {
         // Submitted meanwhile: the submitted document and its ANSWERED answer stay.
-        if ((await lockApplication(tx, row.userId)).submitted) {
+        if ((await lockApplication(tx, row.applicationId)).submitted) {
           const ended = await endFrozen(tx, row, frozenMessage, now);
           return ended.length > 0 ? 'frozen' : 'stale';
         }
@@ -442,7 +462,7 @@ export function createDocumentStore(db: Db) {
           .set({ status: 'FAILED', message, updatedAt: now })
           .where(
             and(
-              conversionOf(row.userId, row.answerKey),
+              conversionOf(row.applicationId, row.answerKey),
               eq(documentConversions.token, row.token),
               inArray(documentConversions.status, [...PENDING_STATUSES]),
             ),
@@ -451,12 +471,12 @@ export function createDocumentStore(db: Db) {
         if (!current) return 'stale';
         const [removed] = await tx
           .delete(documentAnswers)
-          .where(answerOf(row.userId, row.answerKey))
+          .where(answerOf(row.applicationId, row.answerKey))
           .returning({
             pdfKey: documentAnswers.pdfKey,
             thumbnailKey: documentAnswers.thumbnailKey,
           });
-        await setFileAnswer(tx, row.userId, row.answerKey, '', now);
+        await setFileAnswer(tx, row.applicationId, row.answerKey, '', now);
         return {
           removedPdfKey: removed?.pdfKey ?? null,
           removedThumbnailKey: removed?.thumbnailKey ?? null,
@@ -478,32 +498,48 @@ export function createDocumentStore(db: Db) {
         .limit(limit);
     },
 
-    async deleteConversion(userId: string, answerKey: string): Promise<ConversionRow | undefined> {
-      const [row] = await db
-        .delete(documentConversions)
-        .where(conversionOf(userId, answerKey))
-        .returning();
-      return row;
+    /**
+     * Forgets a conversion. Given the applicant's request, under the application lock: refused
+     * (409 ROUND_CLOSED) once the round has closed, 'submitted' (nothing forgotten) once submitted.
+     */
+    async deleteConversion(
+      applicationId: string,
+      answerKey: string,
+      write?: ApplicantWrite,
+    ): Promise<ConversionRow | undefined | 'submitted'> {
+      return db.transaction(async (tx) => {
+        if (write && (await lockApplication(tx, applicationId, write)).submitted) {
+          return 'submitted';
+        }
+        const [row] = await tx
+          .delete(documentConversions)
+          .where(conversionOf(applicationId, answerKey))
+          .returning();
+        return row;
+      });
     },
 
     /** Every conversion of the applicant (the latest per file question), by answer key. */
-    async listConversions(userId: string): Promise<ConversionRow[]> {
+    async listConversions(applicationId: string): Promise<ConversionRow[]> {
       return db
         .select()
         .from(documentConversions)
-        .where(eq(documentConversions.userId, userId))
+        .where(eq(documentConversions.applicationId, applicationId))
         .orderBy(documentConversions.answerKey);
     },
 
-    async listDocumentAnswers(userId: string): Promise<DocumentAnswerRow[]> {
-      return db.select().from(documentAnswers).where(eq(documentAnswers.userId, userId));
+    async listDocumentAnswers(applicationId: string): Promise<DocumentAnswerRow[]> {
+      return db
+        .select()
+        .from(documentAnswers)
+        .where(eq(documentAnswers.applicationId, applicationId));
     },
 
-    async findDocumentAnswer(userId: string, answerKey: string) {
+    async findDocumentAnswer(applicationId: string, answerKey: string) {
       const [row] = await db
         .select()
         .from(documentAnswers)
-        .where(answerOf(userId, answerKey))
+        .where(answerOf(applicationId, answerKey))
         .limit(1);
       return row;
     },
@@ -513,18 +549,19 @@ export function createDocumentStore(db: Db) {
      * application was submitted since the caller checked it was open.
      */
     async deleteDocumentAnswer(
-      userId: string,
+      applicationId: string,
       answerKey: string,
       now: Date,
+      write?: ApplicantWrite,
     ): Promise<DocumentAnswerRow | undefined | 'submitted'> {
       return db.transaction(async (tx) => {
-        if ((await lockApplication(tx, userId)).submitted) return 'submitted';
+        if ((await lockApplication(tx, applicationId, write)).submitted) return 'submitted';
         const [removed] = await tx
           .delete(documentAnswers)
-          .where(answerOf(userId, answerKey))
+          .where(answerOf(applicationId, answerKey))
           .returning();
-        await tx.delete(documentConversions).where(conversionOf(userId, answerKey));
-        await setFileAnswer(tx, userId, answerKey, '', now);
+        await tx.delete(documentConversions).where(conversionOf(applicationId, answerKey));
+        await setFileAnswer(tx, applicationId, answerKey, '', now);
         return removed;
       });
     },
@@ -534,13 +571,13 @@ export function createDocumentStore(db: Db) {
 export type DocumentStore = ReturnType<typeof createDocumentStore>;
 
 /** The first file question (by key) of the applicant whose upload still converts, read in `tx`. */
-export async function findConverting(tx: Db, userId: string): Promise<string | undefined> {
+export async function findConverting(tx: Db, applicationId: string): Promise<string | undefined> {
   const [converting] = await tx
     .select({ answerKey: documentConversions.answerKey })
     .from(documentConversions)
     .where(
       and(
-        eq(documentConversions.userId, userId),
+        eq(documentConversions.applicationId, applicationId),
         inArray(documentConversions.status, [...PENDING_STATUSES]),
       ),
     )
@@ -550,14 +587,14 @@ export async function findConverting(tx: Db, userId: string): Promise<string | u
 }
 
 /**
- * The profile's document_answer ({ key: { file_name, file_size } }) of the applicant `userId`
+ * The profile's document_answer ({ key: { file_name, file_size } }) of the applicant `applicationId`
  * as a SQL expression, so GET /api/profile stays one statement.
  */
-export function profileDocumentsSql(userId: SQL): SQL {
+export function profileDocumentsSql(applicationId: SQL): SQL {
   return sql`COALESCE((
     SELECT json_object_agg(d.answer_key,
       json_build_object('file_name', d.file_name, 'file_size', d.file_size))
-    FROM ${documentAnswers} d WHERE d.user_id = ${userId}), '{}'::json)`;
+    FROM ${documentAnswers} d WHERE d.application_id = ${applicationId}), '{}'::json)`;
 }
 
 /** Ends recordUploadWithinLimits's transaction without issuing, undoing its releases. */

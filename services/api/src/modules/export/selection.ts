@@ -51,7 +51,7 @@ export function parseIdList(text: string): string[] {
 const nameOf = (key: string) => sql<string | null>`${applications.answer}->>${key}`;
 
 const columns = {
-  id: users.id,
+  id: applications.id,
   email: users.email,
   firstName: nameOf(APPLICANT_NAME_KEYS.first),
   middleName: nameOf(APPLICANT_NAME_KEYS.middle),
@@ -103,7 +103,7 @@ async function selectByIds(db: Db, ids: string[], where: SQL[]): Promise<Row[]> 
     const uuids = chunk.filter((v) => UUID.test(v));
     const emails = chunk.filter((v) => !UUID.test(v));
     const match = or(
-      uuids.length > 0 ? inArray(users.id, uuids) : undefined,
+      uuids.length > 0 ? inArray(applications.id, uuids) : undefined,
       emails.length > 0 ? inArray(users.email, emails) : undefined,
     );
     rows.push(
@@ -132,7 +132,7 @@ export async function selectApplications(
       .from(applications)
       .innerJoin(users, sql`${users.id} = ${applications.userId}`)
       .where(and(...where))
-      .orderBy(sql`${applications.submittedAt} ASC NULLS LAST`, asc(users.id));
+      .orderBy(sql`${applications.submittedAt} ASC NULLS LAST`, asc(applications.id));
     return { applications: rows.map(toSelected), unmatched: [] };
   }
   const selected = await selectByIds(db, criteria.ids, where);

@@ -13,27 +13,30 @@ export interface DownloadLinkQuery {
   s: string;
 }
 
-function sign(key: Buffer, userId: string, version: number, expires: number): Buffer {
-  return createHmac('sha256', key).update(`pdf-link.${userId}.${version}.${expires}`).digest();
+function sign(key: Buffer, applicationId: string, version: number, expires: number): Buffer {
+  return createHmac('sha256', key)
+    .update(`pdf-link.${applicationId}.${version}.${expires}`)
+    .digest();
 }
 
 /** A same-origin path: `/api/pdf/file?u=…&v=…&e=…&s=…`. */
 export function createDownloadLink(
   key: Buffer,
-  options: { userId: string; version: number; now: Date },
+  options: { applicationId: string; version: number; now: Date },
 ): string {
   const expires = Math.floor((options.now.getTime() + DOWNLOAD_LINK_TTL_MS) / 1000);
   const params = new URLSearchParams({
-    u: options.userId,
+    u: options.applicationId,
     v: String(options.version),
     e: String(expires),
-    s: sign(key, options.userId, options.version, expires).toString('base64url'),
+    s: sign(key, options.applicationId, options.version, expires).toString('base64url'),
   });
   return `${API_ROUTES.applicationPdfFile}?${params.toString()}`;
 }
 
 export type DownloadLinkCheck =
-  { ok: true; userId: string; version: number } | { ok: false; reason: 'signature' | 'expired' };
+  | { ok: true; applicationId: string; version: number }
+  | { ok: false; reason: 'signature' | 'expired' };
 
 export function verifyDownloadLink(
   key: Buffer,
@@ -51,5 +54,5 @@ export function verifyDownloadLink(
     return { ok: false, reason: 'signature' };
   }
   if (Math.floor(now.getTime() / 1000) >= expires) return { ok: false, reason: 'expired' };
-  return { ok: true, userId: query.u, version };
+  return { ok: true, applicationId: query.u, version };
 }

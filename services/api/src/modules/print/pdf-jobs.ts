@@ -16,7 +16,7 @@ export const PDF_QUEUE: QueueDefinition = {
 };
 
 export interface PdfJob {
-  userId: string;
+  applicationId: string;
   audience: PdfAudience;
   token: string;
 }
@@ -46,15 +46,19 @@ export async function runPdfJob(
   lastAttempt: boolean,
 ): Promise<void> {
   const { store, storage, clock, logger } = deps;
-  const claimed = await store.claim(job.userId, job.audience, job.token, clock.now());
+  // A job queued before rounds named the applicant (`userId`), whose id migration 0014 kept as
+  // their application's: it still finds it.
+  const stored = job as Partial<PdfJob> & { userId?: string };
+  job = { ...job, applicationId: stored.applicationId ?? stored.userId ?? '' };
+  const claimed = await store.claim(job.applicationId, job.audience, job.token, clock.now());
   if (!claimed) return; // superseded by a newer version, or restarted
   const started = performance.now();
   try {
-    const rendered = await renderApplication(deps, job.userId, job.audience);
-    const key = createApplicationPdfKey(job.userId, job.audience);
+    const rendered = await renderApplication(deps, job.applicationId, job.audience);
+    const key = createApplicationPdfKey(job.applicationId, job.audience);
     await storage.write(key, rendered.bytes, 'application/pdf');
     const result = await store.complete({
-      userId: job.userId,
+      applicationId: job.applicationId,
       audience: job.audience,
       token: job.token,
       version: rendered.version,
@@ -93,7 +97,7 @@ export async function runPdfJob(
       logger.error({ err: error }, 'application PDF failed for good');
     }
     const result = await store.fail(
-      job.userId,
+      job.applicationId,
       job.audience,
       job.token,
       SERVICE_MESSAGES.pdfFailed,

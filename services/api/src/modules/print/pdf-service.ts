@@ -9,8 +9,7 @@ import {
   type ConversionStatus,
 } from '@admissions/api-contract';
 import { AppError } from '../../platform/lib/app-error';
-import { findAccountById } from '../auth';
-import { readApplicationVersion, readPlainAnswers } from '../application';
+import { findApplication, readApplicationVersion, readPlainAnswers } from '../application';
 import { createDownloadLink, verifyDownloadLink, type DownloadLinkQuery } from './download-links';
 import { PDF_NAME_KEYS } from './pdf-file-name';
 import { createApplicationPdfKey } from './pdf-keys';
@@ -54,11 +53,11 @@ export function createApplicationPdfService(deps: ApplicationPdfDeps) {
     store,
 
     /** GET /api/pdf: the status of the current version's PDF, starting it when needed. */
-    async requestPdf(userId: string): Promise<ApplicationPdfResponse> {
+    async requestPdf(applicationId: string): Promise<ApplicationPdfResponse> {
       const now = clock.now();
-      const version = await readApplicationVersion(deps.db, userId);
+      const version = await readApplicationVersion(deps.db, applicationId);
       const token = await store.startGeneration({
-        userId,
+        applicationId,
         audience: 'applicant',
         version,
         token: randomBytes(16).toString('base64url'),
@@ -68,20 +67,30 @@ export function createApplicationPdfService(deps: ApplicationPdfDeps) {
       });
       if (token) {
         try {
-          await deps.enqueue({ userId, audience: 'applicant', token });
+          await deps.enqueue({ applicationId, audience: 'applicant', token });
         } catch (error) {
-          await store.fail(userId, 'applicant', token, SERVICE_MESSAGES.pdfFailed, clock.now());
+          await store.fail(
+            applicationId,
+            'applicant',
+            token,
+            SERVICE_MESSAGES.pdfFailed,
+            clock.now(),
+          );
           throw error;
         }
         return { status: 'UNPROCESSED', url: '', message: SERVICE_MESSAGES.pdfWaiting };
       }
-      const row = await store.find(userId, 'applicant');
+      const row = await store.find(applicationId, 'applicant');
       if (!row) throw new Error('application PDF row missing after start');
       const status = row.status as ConversionStatus;
       if (status === 'COMPLETED') {
         return {
           status,
-          url: createDownloadLink(deps.downloadLinkKey, { userId, version: row.version, now }),
+          url: createDownloadLink(deps.downloadLinkKey, {
+            applicationId,
+            version: row.version,
+            now,
+          }),
           message: SERVICE_MESSAGES.pdfReady,
         };
       }
@@ -96,15 +105,17 @@ export function createApplicationPdfService(deps: ApplicationPdfDeps) {
     async readDownload(
       sessionUserId: string,
       query: DownloadLinkQuery,
-    ): Promise<{ bytes: Uint8Array; nameAnswers: Record<string, string> }> {
+    ): Promise<{ bytes: Uint8Array; nameAnswers: Record<string, string>; applicationId: string }> {
       const check = verifyDownloadLink(deps.downloadLinkKey, query, clock.now());
       if (!check.ok) throw linkRefused(check.reason);
-      if (check.userId !== sessionUserId) throw linkRefused('owner');
+      const { applicationId } = check;
+      const application = await findApplication(deps.db, applicationId);
+      if (application?.userId !== sessionUserId) throw linkRefused('owner');
       // The link is for one version of the application: once the application changed, the
       // cached PDF (still of that version until GET /api/pdf runs again) is out of date.
       const [row, current] = await Promise.all([
-        store.find(sessionUserId, 'applicant'),
-        readApplicationVersion(deps.db, sessionUserId),
+        store.find(applicationId, 'applicant'),
+        readApplicationVersion(deps.db, applicationId),
       ]);
       if (
         row?.status !== 'COMPLETED' ||
@@ -116,32 +127,33 @@ export function createApplicationPdfService(deps: ApplicationPdfDeps) {
       }
       const bytes = await storage.read(row.storageKey, MAX_PDF_BYTES);
       if (!bytes) throw stale();
-      return { bytes, nameAnswers: await readPlainAnswers(deps.db, sessionUserId, PDF_NAME_KEYS) };
+      const nameAnswers = await readPlainAnswers(deps.db, applicationId, PDF_NAME_KEYS);
+      return { bytes, nameAnswers, applicationId };
     },
 
     /**
      * GET /service/tmp-pdf (and the staff area's application page): the print view's finished
-     * view model, from one read of the application, with what it shows. null without an account.
+     * view model, from one read of the application, with what it shows. null without one.
      */
-    async readServicePrint(userId: string) {
-      const snapshot = await readApplicationSnapshot(deps.db, deps.encryptionKey, userId);
+    async readServicePrint(applicationId: string) {
+      const snapshot = await readApplicationSnapshot(deps.db, deps.encryptionKey, applicationId);
       return snapshot ? buildServicePrint(snapshot, deps.partner) : null;
     },
 
     /**
      * GET /service/pdf: the staff copy of the current version, from the cache or rendered now,
      * with what it shows (`shown`, for the audit: stored with the cached copy) and the answers
-     * that name the file. null when the account does not exist.
+     * that name the file. null when the application does not exist.
      */
-    async readServicePdf(userId: string): Promise<{
+    async readServicePdf(applicationId: string): Promise<{
       bytes: Uint8Array;
       shown: PdfShownKeys;
       nameAnswers: Record<string, string>;
     } | null> {
-      if (!(await findAccountById(deps.db, userId))) return null;
+      if (!(await findApplication(deps.db, applicationId))) return null;
       const [cached, version] = await Promise.all([
-        store.find(userId, 'service'),
-        readApplicationVersion(deps.db, userId),
+        store.find(applicationId, 'service'),
+        readApplicationVersion(deps.db, applicationId),
       ]);
       if (
         cached?.status === 'COMPLETED' &&
@@ -151,22 +163,22 @@ export function createApplicationPdfService(deps: ApplicationPdfDeps) {
       ) {
         const bytes = await storage.read(cached.storageKey, MAX_PDF_BYTES);
         if (bytes) {
-          const nameAnswers = await readPlainAnswers(deps.db, userId, PDF_NAME_KEYS);
+          const nameAnswers = await readPlainAnswers(deps.db, applicationId, PDF_NAME_KEYS);
           return { bytes, shown: cached.shown, nameAnswers };
         }
       }
       let rendered;
       try {
-        rendered = await renderApplication(deps, userId, 'service');
+        rendered = await renderApplication(deps, applicationId, 'service');
       } catch (error) {
         logger.error({ err: error }, 'staff PDF failed');
         throw new AppError('PDF_UNAVAILABLE', SERVICE_MESSAGES.pdfFailed);
       }
-      const key = createApplicationPdfKey(userId, 'service');
+      const key = createApplicationPdfKey(applicationId, 'service');
       try {
         await storage.write(key, rendered.bytes, 'application/pdf');
         const result = await store.storeRendered({
-          userId,
+          applicationId,
           audience: 'service',
           version: rendered.version,
           token: randomBytes(16).toString('base64url'),

@@ -9,12 +9,12 @@ export type ApplicationPdfRow = typeof applicationPdfs.$inferSelect;
 export const PDF_PENDING = ['UNPROCESSED', 'IN_PROGRESS'] as const;
 
 export function createPdfStore(db: Db) {
-  const rowOf = (userId: string, audience: PdfAudience) =>
-    and(eq(applicationPdfs.userId, userId), eq(applicationPdfs.audience, audience));
+  const rowOf = (applicationId: string, audience: PdfAudience) =>
+    and(eq(applicationPdfs.applicationId, applicationId), eq(applicationPdfs.audience, audience));
 
   /** Takes the row for update and runs `change` if the generation `token` is still current. */
   async function finish<T>(
-    userId: string,
+    applicationId: string,
     audience: PdfAudience,
     token: string,
     change: (tx: Db, previousKey: string | null) => Promise<T>,
@@ -23,7 +23,7 @@ export function createPdfStore(db: Db) {
       const [row] = await tx
         .select({ token: applicationPdfs.token, storageKey: applicationPdfs.storageKey })
         .from(applicationPdfs)
-        .where(rowOf(userId, audience))
+        .where(rowOf(applicationId, audience))
         .for('update');
       if (!row || row.token !== token) return 'stale';
       return change(tx, row.storageKey);
@@ -41,8 +41,15 @@ export function createPdfStore(db: Db) {
       return new Set(rows.flatMap((r) => (r.key ? [r.key] : [])));
     },
 
-    async find(userId: string, audience: PdfAudience): Promise<ApplicationPdfRow | undefined> {
-      const [row] = await db.select().from(applicationPdfs).where(rowOf(userId, audience)).limit(1);
+    async find(
+      applicationId: string,
+      audience: PdfAudience,
+    ): Promise<ApplicationPdfRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(applicationPdfs)
+        .where(rowOf(applicationId, audience))
+        .limit(1);
       return row;
     },
 
@@ -53,7 +60,7 @@ export function createPdfStore(db: Db) {
      * (and enqueues the job); the others get null.
      */
     async startGeneration(options: {
-      userId: string;
+      applicationId: string;
       audience: PdfAudience;
       version: number;
       token: string;
@@ -61,11 +68,11 @@ export function createPdfStore(db: Db) {
       retryFailedBefore: Date;
       stuckBefore: Date;
     }): Promise<string | null> {
-      const { userId, audience, version, token, now } = options;
+      const { applicationId, audience, version, token, now } = options;
       const rows = await db
         .insert(applicationPdfs)
         .values({
-          userId,
+          applicationId,
           audience,
           version,
           status: 'UNPROCESSED',
@@ -75,7 +82,7 @@ export function createPdfStore(db: Db) {
           updatedAt: now,
         })
         .onConflictDoUpdate({
-          target: [applicationPdfs.userId, applicationPdfs.audience],
+          target: [applicationPdfs.applicationId, applicationPdfs.audience],
           set: {
             version,
             status: 'UNPROCESSED',
@@ -94,12 +101,12 @@ export function createPdfStore(db: Db) {
     },
 
     /** A worker takes the generation (again, on a retry); undefined when it was superseded. */
-    async claim(userId: string, audience: PdfAudience, token: string, now: Date) {
+    async claim(applicationId: string, audience: PdfAudience, token: string, now: Date) {
       const [row] = await db
         .update(applicationPdfs)
         .set({ status: 'IN_PROGRESS', updatedAt: now })
         .where(
-          sql`${rowOf(userId, audience)} AND ${applicationPdfs.token} = ${token}
+          sql`${rowOf(applicationId, audience)} AND ${applicationPdfs.token} = ${token}
               AND ${applicationPdfs.status} IN ('UNPROCESSED', 'IN_PROGRESS')`,
         )
         .returning();
@@ -111,7 +118,7 @@ export function createPdfStore(db: Db) {
      * the PDF it replaces (to remove), or 'stale' (the caller removes its own new file).
      */
     complete(options: {
-      userId: string;
+      applicationId: string;
       audience: PdfAudience;
       token: string;
       version: number;
@@ -120,8 +127,8 @@ export function createPdfStore(db: Db) {
       shown: PdfShownKeys;
       now: Date;
     }): Promise<{ previousKey: string | null } | 'stale'> {
-      const { userId, audience, token } = options;
-      return finish(userId, audience, token, async (tx, previousKey) => {
+      const { applicationId, audience, token } = options;
+      return finish(applicationId, audience, token, async (tx, previousKey) => {
         await tx
           .update(applicationPdfs)
           .set({
@@ -133,20 +140,20 @@ export function createPdfStore(db: Db) {
             message: '',
             updatedAt: options.now,
           })
-          .where(rowOf(userId, audience));
+          .where(rowOf(applicationId, audience));
         return { previousKey: previousKey === options.storageKey ? null : previousKey };
       });
     },
 
     /** Marks the generation FAILED; returns the key of the older PDF it drops. */
     fail(
-      userId: string,
+      applicationId: string,
       audience: PdfAudience,
       token: string,
       message: string,
       now: Date,
     ): Promise<{ previousKey: string | null } | 'stale'> {
-      return finish(userId, audience, token, async (tx, previousKey) => {
+      return finish(applicationId, audience, token, async (tx, previousKey) => {
         await tx
           .update(applicationPdfs)
           .set({
@@ -157,7 +164,7 @@ export function createPdfStore(db: Db) {
             shown: null,
             updatedAt: now,
           })
-          .where(rowOf(userId, audience));
+          .where(rowOf(applicationId, audience));
         return { previousKey };
       });
     },
@@ -167,7 +174,7 @@ export function createPdfStore(db: Db) {
      * recorded; returns the key it replaces, or 'stale'.
      */
     async storeRendered(options: {
-      userId: string;
+      applicationId: string;
       audience: PdfAudience;
       version: number;
       token: string;
@@ -180,11 +187,11 @@ export function createPdfStore(db: Db) {
         const [row] = await tx
           .select({ version: applicationPdfs.version, storageKey: applicationPdfs.storageKey })
           .from(applicationPdfs)
-          .where(rowOf(options.userId, options.audience))
+          .where(rowOf(options.applicationId, options.audience))
           .for('update');
         if (row && row.version > options.version) return 'stale';
         const values = {
-          userId: options.userId,
+          applicationId: options.applicationId,
           audience: options.audience,
           version: options.version,
           status: 'COMPLETED',
@@ -200,7 +207,7 @@ export function createPdfStore(db: Db) {
           .insert(applicationPdfs)
           .values(values)
           .onConflictDoUpdate({
-            target: [applicationPdfs.userId, applicationPdfs.audience],
+            target: [applicationPdfs.applicationId, applicationPdfs.audience],
             set: values,
           });
         const previousKey = row?.storageKey ?? null;

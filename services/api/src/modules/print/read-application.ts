@@ -1,4 +1,4 @@
-// Everything the print view and the PDF show about one applicant, read at one version of the
+// Everything the print view and the PDF show about one application, read at one version of the
 // application (applications.version moves with every change of answers, tabs, add-another counts
 // and documents, so a cached rendering is current exactly when its version is).
 import type { Db } from '../../platform/db/connect';
@@ -7,7 +7,9 @@ import { findApplication, readAnswers } from '../application';
 import { createDocumentStore, type DocumentAnswerRow } from '../documents';
 
 export interface ApplicationSnapshot {
-  userId: string;
+  applicationId: string;
+  /** The admission round's code. */
+  roundCode: string;
   email: string;
   version: number;
   /** Every answer, the sealed ones decrypted (only renderers that mask them may see these). */
@@ -19,36 +21,31 @@ export interface ApplicationSnapshot {
 }
 
 /**
- * null when the account does not exist; an account without answers reads as empty. One read is
- * enough for a rendering; the renderer reads again only if a document changed under it.
+ * null when the application (or its account) does not exist. One read is enough for a rendering;
+ * the renderer reads again only if a document changed under it.
  */
 export async function readApplicationSnapshot(
   db: Db,
   encryptionKey: Buffer,
-  userId: string,
+  applicationId: string,
 ): Promise<ApplicationSnapshot | null> {
   // Plain reads, not one repeatable-read transaction: the CLI reaches the embedded database
   // through the server's socket, where every connection shares one PGlite session and a
   // transaction of one would swallow the others' statements. A render whose documents moved
   // on meanwhile reads again (render-application.ts checks the version).
-  const found = await findAccountById(db, userId);
-  const read = found
-    ? {
-        account: found,
-        row: await findApplication(db, userId),
-        documents: await createDocumentStore(db).listDocumentAnswers(userId),
-      }
-    : null;
-  if (!read) return null;
-  const { account, row, documents } = read;
+  const row = await findApplication(db, applicationId);
+  const account = row ? await findAccountById(db, row.userId) : undefined;
+  if (!row || !account) return null;
+  const documents = await createDocumentStore(db).listDocumentAnswers(applicationId);
   return {
-    userId,
+    applicationId,
+    roundCode: row.roundCode,
     email: account.email,
-    version: row?.version ?? 0,
-    answers: row ? readAnswers(row, encryptionKey) : {},
-    addAnother: row?.addAnother ?? {},
-    tabs: row?.tabs ?? {},
+    version: row.version,
+    answers: readAnswers(row, encryptionKey),
+    addAnother: row.addAnother,
+    tabs: row.tabs,
     documents,
-    submittedAt: row?.submittedAt ?? null,
+    submittedAt: row.submittedAt,
   };
 }

@@ -95,12 +95,12 @@ export function listShownKeys(view: AnswerView): RenderedApplication['shown'] {
  */
 export async function renderApplication(
   deps: RenderDeps,
-  userId: string,
+  applicationId: string,
   audience: PdfAudience,
 ): Promise<RenderedApplication> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const snapshot = await readApplicationSnapshot(deps.db, deps.encryptionKey, userId);
-    if (!snapshot) throw new Error('no such account');
+    const snapshot = await readApplicationSnapshot(deps.db, deps.encryptionKey, applicationId);
+    if (!snapshot) throw new Error('no such application');
     const view = buildPrintView(snapshot, deps.partner, audience);
     const keys = new Map(snapshot.documents.map((d) => [d.answerKey, d.pdfKey]));
     const documents: PdfDocumentInput[] = [];
@@ -115,13 +115,13 @@ export async function renderApplication(
       documents.push({ title: document.label, bytes, fileName: document.fileName });
     }
     if (missing) {
-      if ((await readApplicationVersion(deps.db, userId)) !== snapshot.version) continue;
+      if ((await readApplicationVersion(deps.db, applicationId)) !== snapshot.version) continue;
       throw new Error('a converted document is missing from storage');
     }
     const cover: ApplicationCover = {
       institution: deps.partner.schoolName,
       applicantName: formatApplicantName(snapshot.answers) || snapshot.email,
-      applicationId: snapshot.userId,
+      applicationId: snapshot.applicationId,
       email: snapshot.email,
       submittedAt: snapshot.submittedAt?.toISOString() ?? null,
       generatedAt: deps.clock.now().toISOString(),

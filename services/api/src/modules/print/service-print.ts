@@ -60,7 +60,7 @@ export function buildServicePrint(
       view,
       applicant: {
         name: formatApplicantName(snapshot.answers) || snapshot.email,
-        application_id: snapshot.userId,
+        application_id: snapshot.applicationId,
         email: snapshot.email,
         submitted_at: snapshot.submittedAt?.toISOString() ?? null,
       },

@@ -8,7 +8,7 @@ export type ServiceAuditAction = 'print-view' | 'pdf';
 
 export interface ServiceAuditEntry {
   tokenId: string;
-  userId: string;
+  applicationId: string;
   action: ServiceAuditAction;
   /** Keys only, never values. */
   shown: { answers: string[]; documents: string[] };
@@ -22,7 +22,7 @@ export interface ServiceAuditEntry {
 
 const toRow = (entry: ServiceAuditEntry): typeof serviceAudit.$inferInsert => ({
   tokenId: entry.tokenId,
-  userId: entry.userId,
+  applicationId: entry.applicationId,
   action: entry.action,
   shown: entry.shown,
   ip: entry.ip,
@@ -45,8 +45,8 @@ const READS_PER_INSERT = 500;
  */
 export async function recordServiceReads(
   db: Db,
-  read: Omit<ServiceAuditEntry, 'userId' | 'shown'>,
-  applications: readonly Pick<ServiceAuditEntry, 'userId' | 'shown'>[],
+  read: Omit<ServiceAuditEntry, 'applicationId' | 'shown'>,
+  applications: readonly Pick<ServiceAuditEntry, 'applicationId' | 'shown'>[],
 ): Promise<void> {
   for (let i = 0; i < applications.length; i += READS_PER_INSERT) {
     await db
@@ -55,10 +55,10 @@ export async function recordServiceReads(
   }
 }
 
-export async function listServiceReads(db: Db, userId: string) {
+export async function listServiceReads(db: Db, applicationId: string) {
   return db
     .select()
     .from(serviceAudit)
-    .where(eq(serviceAudit.userId, userId))
+    .where(eq(serviceAudit.applicationId, applicationId))
     .orderBy(asc(serviceAudit.id));
 }

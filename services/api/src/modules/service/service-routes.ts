@@ -93,7 +93,7 @@ export const serviceRoutes: FastifyPluginAsyncTypebox<ServiceRouteOptions> = asy
       if (!read) throw accountGone();
       await recordServiceRead(db, {
         tokenId: claims.jti,
-        userId: claims.sub,
+        applicationId: claims.sub,
         ...(claims.kid === undefined ? {} : { apiKeyId: claims.kid }),
         action: 'print-view',
         shown: read.shown,
@@ -112,7 +112,7 @@ export const serviceRoutes: FastifyPluginAsyncTypebox<ServiceRouteOptions> = asy
       if (!rendered) throw accountGone();
       await recordServiceRead(db, {
         tokenId: claims.jti,
-        userId: claims.sub,
+        applicationId: claims.sub,
         ...(claims.kid === undefined ? {} : { apiKeyId: claims.kid }),
         action: 'pdf',
         shown: rendered.shown,

@@ -1,5 +1,6 @@
 // Staff service tokens (docs/design-decisions.md, 9): `<payload>.<signature>`, both base64url. The payload names one
-// applicant (`sub`), so a token can only ever read that applicant; the signature is HMAC-SHA256
+// application (`sub`; before rounds, its applicant's id, which is that application's id), so a
+// token can only ever read that application; the signature is HMAC-SHA256
 // with a key derived from SECRET_KEY for this purpose alone. Read-only is enforced by the routes
 // (only GET /service/* accepts a token) and by the read-only guard.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -43,7 +44,8 @@ function sign(key: Buffer, payload: string): Buffer {
 export function mintServiceToken(
   key: Buffer,
   options: {
-    userId: string;
+    /** The application the token reads (its `sub`). */
+    applicationId: string;
     now: Date;
     ttlMs?: number;
     scope?: ServiceTokenScope;
@@ -57,7 +59,7 @@ export function mintServiceToken(
   const iat = Math.floor(options.now.getTime() / 1000);
   const claims: ServiceTokenClaims = {
     v: 1,
-    sub: options.userId,
+    sub: options.applicationId,
     jti: randomBytes(12).toString('base64url'),
     iat,
     exp: iat + Math.ceil(ttlMs / 1000),

@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { ENDPOINTS, PRINT_VIEW_PATH, STAFF_MESSAGES } from '@admissions/api-contract';
 import type { Config } from '../../platform/config';
 import type { Db } from '../../platform/db/connect';
-import { findAccountById } from '../auth';
+import { findApplication } from '../application';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
 import { publicRouteLimit } from '../../platform/http/security';
@@ -59,11 +59,11 @@ export const serviceApiRoutes: FastifyPluginAsyncTypebox<ServiceApiRouteOptions>
     config: publicRouteLimit(options.config),
     handler: async (request) => {
       const key = keyOf(request);
-      const user = await findAccountById(db, request.body.application_id);
-      if (!user) throw new AppError('NOT_FOUND', STAFF_MESSAGES.notFound);
+      const application = await findApplication(db, request.body.application_id);
+      if (!application) throw new AppError('NOT_FOUND', STAFF_MESSAGES.notFound);
       const ttl = request.body.ttl_seconds;
       const { token, claims } = mintServiceToken(options.serviceTokenKey, {
-        userId: user.id,
+        applicationId: application.id,
         now: clock.now(),
         // The key's scope limits what the token opens, and the token dies with the key.
         scope: key.scope,
@@ -71,7 +71,7 @@ export const serviceApiRoutes: FastifyPluginAsyncTypebox<ServiceApiRouteOptions>
         ...(ttl === undefined ? {} : { ttlMs: ttl * 1000 }),
       });
       request.log.info(
-        { apiKey: key.id, tokenId: claims.jti, applicant: user.id },
+        { apiKey: key.id, tokenId: claims.jti, application: application.id },
         'service token minted',
       );
       const url = new URL(PRINT_VIEW_PATH, options.config.publicUrl);

@@ -37,7 +37,7 @@ const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
 /** What the finished file holds, per application, for the audit rows its downloads write. */
 interface ExportAuditFile {
-  applications: { userId: string; shown: { answers: string[]; documents: string[] } }[];
+  applications: { applicationId: string; shown: { answers: string[]; documents: string[] } }[];
 }
 
 const auditFileOf = (file: string) => `${file}.audit.json`;
@@ -161,11 +161,11 @@ export function createStaffExports(deps: StaffExportDeps) {
   async function writeAuditFile(file: string, idsFile: string, failed: Set<string>) {
     const ids = (await readFile(idsFile, 'utf8')).split('\n').filter((id) => id && !failed.has(id));
     const audit: ExportAuditFile = { applications: [] };
-    for (const userId of ids) {
-      const snapshot = await readApplicationSnapshot(db, deps.encryptionKey, userId);
+    for (const applicationId of ids) {
+      const snapshot = await readApplicationSnapshot(db, deps.encryptionKey, applicationId);
       if (!snapshot) continue;
       const view = buildPrintView(snapshot, deps.partner, 'service');
-      audit.applications.push({ userId, shown: listShownKeys(view) });
+      audit.applications.push({ applicationId, shown: listShownKeys(view) });
     }
     await writeFile(auditFileOf(file), JSON.stringify(audit));
   }
@@ -315,7 +315,14 @@ export function createStaffExports(deps: StaffExportDeps) {
           at: clock.now(),
           staff,
         },
-        audit.applications,
+        // An export finished before rounds listed its applicants' ids (`userId`), which are
+        // their applications' ids since migration 0014.
+        audit.applications.map((a) => {
+          const listed = a as Partial<ExportAuditFile['applications'][number]> & {
+            userId?: string;
+          };
+          return { applicationId: listed.applicationId ?? listed.userId ?? '', shown: a.shown };
+        }),
       );
       return {
         path: row.filePath,

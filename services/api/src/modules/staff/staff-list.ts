@@ -24,11 +24,11 @@ export const STAFF_PAGE_SIZE_DEFAULT = 25;
 const MAX_WORDS = 8;
 
 const ORDER: Record<StaffSort, SQL> = {
-  submitted_desc: sql`a.submitted_at DESC NULLS LAST, a.user_id`,
-  submitted_asc: sql`a.submitted_at ASC NULLS LAST, a.user_id`,
-  name_asc: sql`a.staff_sort_name ASC, a.user_id`,
-  name_desc: sql`a.staff_sort_name DESC, a.user_id DESC`,
-  updated_desc: sql`a.updated_at DESC, a.user_id`,
+  submitted_desc: sql`a.submitted_at DESC NULLS LAST, a.id`,
+  submitted_asc: sql`a.submitted_at ASC NULLS LAST, a.id`,
+  name_asc: sql`a.staff_sort_name ASC, a.id`,
+  name_desc: sql`a.staff_sort_name DESC, a.id DESC`,
+  updated_desc: sql`a.updated_at DESC, a.id`,
 };
 
 /** Turns a stored code into the label the applicant chose from (the list shows labels). */
@@ -117,6 +117,7 @@ export async function listStaffApplications(
       : (
           await db.execute<{
             id: string;
+            round: string;
             status: StaffListRow['status'];
             submitted_at: string | Date | null;
             first_name: string | null;
@@ -126,7 +127,7 @@ export async function listStaffApplications(
             entry_term: string | null;
             major: string | null;
           }>(sql`
-            SELECT a.user_id AS id, a.staff_status AS status, a.submitted_at,
+            SELECT a.id, a.round_code AS round, a.staff_status AS status, a.submitted_at,
               a.answer->>'first_name' AS first_name, a.answer->>'middle_name' AS middle_name,
               a.answer->>'last_name' AS last_name, u.email,
               a.answer->>'entry_term' AS entry_term, a.answer->>'applied_major' AS major
@@ -140,6 +141,7 @@ export async function listStaffApplications(
   return {
     rows: rows.map((r) => ({
       id: r.id,
+      round: r.round,
       status: r.status,
       submitted_at: r.submitted_at === null ? null : new Date(r.submitted_at).toISOString(),
       name: [r.first_name, r.middle_name, r.last_name]

@@ -199,13 +199,13 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
     exposeHeadRoute: false,
     handler: async (request) => {
       const user = currentStaff(request);
-      const userId = request.params.id;
-      const read = await options.pdf.readServicePrint(userId);
+      const applicationId = request.params.id;
+      const read = await options.pdf.readServicePrint(applicationId);
       if (!read) throw new AppError('NOT_FOUND', STAFF_MESSAGES.notFound);
-      const conversions = await createDocumentStore(db).listConversions(userId);
+      const conversions = await createDocumentStore(db).listConversions(applicationId);
       await recordServiceRead(db, {
         tokenId: `staff:${randomBytes(9).toString('base64url')}`,
-        userId,
+        applicationId,
         action: 'print-view',
         shown: read.shown,
         ip: request.ip,
@@ -222,7 +222,7 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
             message: c.message,
           }))
           .sort((a, b) => a.answer_key.localeCompare(b.answer_key)),
-        pdf_url: STAFF_ROUTES.applicationPdf.replace(':id', userId),
+        pdf_url: STAFF_ROUTES.applicationPdf.replace(':id', applicationId),
       };
     },
   });
@@ -235,7 +235,7 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
       if (!rendered) throw new AppError('NOT_FOUND', STAFF_MESSAGES.notFound);
       await recordServiceRead(db, {
         tokenId: `staff:${randomBytes(9).toString('base64url')}`,
-        userId: request.params.id,
+        applicationId: request.params.id,
         action: 'pdf',
         shown: rendered.shown,
         ip: request.ip,
