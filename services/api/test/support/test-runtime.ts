@@ -21,6 +21,9 @@ export function availableDrivers(): Driver[] {
   return inject('postgresUrl') ? ['pglite', 'postgres'] : ['pglite'];
 }
 
+/** A database before start-up: the PGlite itself, or PostgreSQL's address. */
+export type PreparedDatabase = { pglite: PGlite } | { url: string };
+
 export interface OutboxMessage {
   to: string;
   subject: string;
@@ -78,9 +81,14 @@ export async function createTestRuntime(
     pgliteOnDisk?: boolean;
     /** Runs on the empty DATA_DIR before start-up (files an older version left there). */
     prepareDataDir?: (dataDir: string) => void;
+    /**
+     * Runs on an empty database (a fresh PGlite, not the migrated snapshot) before start-up,
+     * whose migrations then take it to the head: a database an older version left.
+     */
+    prepareDatabase?: (target: PreparedDatabase, dataDir: string) => Promise<void>;
   } = {},
 ): Promise<TestRuntime> {
-  const { pgliteOnDisk, prepareDataDir, ...runtimeOptions } = options;
+  const { pgliteOnDisk, prepareDataDir, prepareDatabase, ...runtimeOptions } = options;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'admissions-test-'));
   prepareDataDir?.(dataDir);
   let databaseUrl: string | undefined;
@@ -92,6 +100,11 @@ export async function createTestRuntime(
     const adminUrl = inject('postgresUrl');
     if (!adminUrl) throw new Error('PostgreSQL is not available for this run');
     ({ url: databaseUrl, drop } = await createPostgresDatabase(adminUrl));
+    if (prepareDatabase) await prepareDatabase({ url: databaseUrl }, dataDir);
+  } else if (prepareDatabase) {
+    pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
+    await pglite.waitReady;
+    await prepareDatabase({ pglite }, dataDir);
   } else {
     const snapshot = readFileSync(inject('pgliteSnapshot'));
     pglite = new PGlite({ loadDataDir: new Blob([snapshot]), extensions: PGLITE_EXTENSIONS });
