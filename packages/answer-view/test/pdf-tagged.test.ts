@@ -187,6 +187,40 @@ describe.each(Object.entries(ANSWER_FIXTURES))('the tagged application PDF: %s',
   });
 });
 
+describe('the tagged application PDF with combining accents', () => {
+  // Typed on a Mac or pasted from some editors, "José" arrives decomposed: e + U+0301. Each
+  // mark must reach the text layer and the structure tree as typed, not dropped or replaced.
+  const first = 'Jose\u0301';
+  const last = 'Nguye\u0302\u0303n';
+  const fixture = ANSWER_FIXTURES.complete;
+  const view = buildAnswerView(
+    APPLICATION_DEFINITION,
+    { ...fixture.answers, first_name: first, last_name: last },
+    {
+      partner: DEFAULT_PARTNER,
+      addAnother: fixture.addAnother,
+      tabs: fixture.tabs,
+      documents: fixture.documents,
+    },
+  );
+  let bytes: Uint8Array;
+
+  beforeAll(async () => {
+    bytes = await renderTaggedApplicationPdf(view, { ...COVER, applicantName: `${first} ${last}` });
+  }, 60_000);
+
+  it('reads each name as typed in the text and in the structure tree, and passes the checker', async () => {
+    expect(await checkPdfUa(bytes)).toEqual([]);
+    const text = pdfText(bytes).normalize('NFC');
+    expect(text).toContain(first.normalize('NFC'));
+    expect(text).toContain(last.normalize('NFC'));
+    const cells = structureRows(bytes).map((row) => squeeze(row.td).normalize('NFC'));
+    expect(cells).toContain(first.normalize('NFC'));
+    expect(cells).toContain(last.normalize('NFC'));
+    expect(text).not.toContain('\uFFFD');
+  });
+});
+
 describe('the tagged application PDF with documents appended', () => {
   const view = viewOf(ANSWER_FIXTURES.unicode);
   let documents: { title: string; bytes: Uint8Array }[];

@@ -34,6 +34,7 @@ const BOOKMARK_LEFT = 1;
 const NEAR_BOTTOM = 80;
 const KEEP_SLACK = 4;
 const MISSING_GLYPH = '\uFFFD';
+const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
 /** Words with the spaces after them as separate tokens; each ideograph or kana its own word. */
 const TOKENS =
   /[\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF00-\uFFEF]|[^\s\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF00-\uFFEF]+|\s+/gu;
@@ -170,7 +171,9 @@ class TaggedLayout {
    */
   private breakLines(text: string, weight: Weight, width: number, indent: number): string[] {
     const lines: string[] = [];
-    for (const paragraph of text.split('\n')) {
+    // Composed where the font has the letter ("e" + U+0302 + U+0303 as "ễ"): a base and its marks
+    // drawn as separate glyphs read back with a space after the marks in some extractors.
+    for (const paragraph of text.normalize('NFC').split('\n')) {
       let line = '';
       let lineWidth = indent;
       const tokens = paragraph.match(TOKENS) ?? [''];
@@ -179,7 +182,8 @@ class TaggedLayout {
         if (lineWidth + tokenWidth <= width || line.trim() === '') {
           if (tokenWidth > width - lineWidth && line.trim() === '' && !/^\s+$/.test(token)) {
             // A word longer than the line: as many characters as fit, the rest on the next lines.
-            for (const char of token) {
+            // By grapheme, so a letter is never parted from its combining marks.
+            for (const { segment: char } of GRAPHEMES.segment(token)) {
               const charWidth = this.widthOf(splitRuns(char, weight, this.fonts));
               if (lineWidth + charWidth > width && line !== '') {
                 lines.push(line);
