@@ -16,6 +16,7 @@ import {
 import { ANSWER_FIXTURES, type AnswerFixture } from '../src/fixtures';
 import { renderApplicationPdf } from '../src/pdf';
 import { renderTaggedApplicationPdf } from '../src/pdf/tagged/assemble-tagged';
+import { stampNotes } from '../src/pdf/tagged/stamp-notes';
 import {
   buildDocumentPdf,
   findOutOfOrder,
@@ -279,4 +280,30 @@ describe('the tagged application PDF with documents appended', () => {
       { title: 'Resume', page: pages.length - 1 },
     ]);
   }, 60_000);
+});
+
+describe('conversion notes stamped on a converted document', () => {
+  const view = viewOf(ANSWER_FIXTURES.complete);
+  const NOTE = 'A linked picture was left out: it pointed outside the document.';
+
+  it('are the tagged document’s first paragraph, and the application PDF stays one tagged file', async () => {
+    const statement = await stampNotes(await buildTaggedDocumentPdf('Statement', 1), [NOTE]);
+    const tree = pdfInfo(statement, '-struct-text');
+    expect(tree).toMatch(new RegExp(`Document\\n\\s+P\\b[^\\n]*\\n\\s+"${NOTE}"\\n\\s+H1`));
+    expect(pdfPageTexts(statement)[0]).toContain(NOTE);
+    const bytes = await renderTaggedApplicationPdf(view, COVER, [
+      { title: 'Personal Statement', bytes: statement, fileName: 'statement.docx' },
+    ]);
+    expect(await checkPdfUa(bytes)).toEqual([]);
+    expect(pdfInfo(bytes, '-struct-text')).toContain(`"${NOTE}"`);
+  }, 60_000);
+
+  it('are drawn on an untagged document too, which keeps its pages', async () => {
+    const plain = await buildDocumentPdf('Resume', 2);
+    const stamped = await stampNotes(plain, [NOTE, 'A second note.']);
+    const pages = pdfPageTexts(stamped);
+    expect(pages).toHaveLength(2);
+    expect(pages[0]).toContain(NOTE);
+    expect(pages[0]).toContain('A second note.');
+  });
 });
