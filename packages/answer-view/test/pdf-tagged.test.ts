@@ -188,6 +188,23 @@ describe.each(Object.entries(ANSWER_FIXTURES))('the tagged application PDF: %s',
   });
 });
 
+describe('the tagged application PDF of repeated blocks', () => {
+  it('heads an add-another group H2 and each of its blocks H3, as the print view does', async () => {
+    const view = viewOf(ANSWER_FIXTURES['add-another']);
+    const tree = pdfInfo(await renderTaggedApplicationPdf(view, COVER), '-struct-text');
+    const headings = [...tree.matchAll(/^\s*(H[1-3])\b[^\n]*\n\s*"([^"]*)"/gm)].map(
+      ([, tag, text]) => `${tag} ${text}`,
+    );
+    expect(headings).toContain('H2 Parents/Guardians');
+    const group = headings.indexOf('H2 Parents/Guardians');
+    expect(headings.slice(group + 1, group + 3)).toEqual([
+      'H3 Parent 1/Guardian 1',
+      'H3 Parent 2/Guardian 2',
+    ]);
+    expect(headings).toContain('H2 High Schools');
+  }, 60_000);
+});
+
 describe('the tagged application PDF with combining accents', () => {
   // Typed on a Mac or pasted from some editors, "José" arrives decomposed: e + U+0301. Each
   // mark must reach the text layer and the structure tree as typed, not dropped or replaced.

@@ -11,6 +11,7 @@
 import PDFDocument, { type PdfKitStructureElement } from 'pdfkit';
 import { openSync, type Font } from 'fontkit';
 import { COVER_HEADING, listCoverLines } from '../../cover';
+import { listSectionGroups } from '../../section-groups';
 import type { AnswerRow, AnswerSectionView, AnswerView, ApplicationCover } from '../../view-model';
 import { tuneFontStack, type FontkitFont } from '../fast-shaping';
 import { assertPdfFontFiles, listFontFaces, type PdfFontPaths } from '../fonts';
@@ -412,24 +413,56 @@ function layOutRow(
   doc.y += ROW_GAP;
 }
 
+/** A section's heading: H2, or H3 for a block under its group's H2, a size smaller. */
+type SectionLevel = { tag: 'H2'; size: 13 } | { tag: 'H3'; size: 12 };
+const SECTION_LEVEL: SectionLevel = { tag: 'H2', size: 13 };
+const BLOCK_LEVEL: SectionLevel = { tag: 'H3', size: 12 };
+
+/** An add-another group: a Sect with the group's H2, then each block as a section with its H3. */
+function layOutBlockGroup(
+  layout: TaggedLayout,
+  page: PdfKitStructureElement,
+  title: string,
+  sections: readonly AnswerSectionView[],
+  bookmark: { addItem(title: string, options?: { left?: number; top?: number }): unknown },
+) {
+  const { doc } = layout;
+  doc.y += 10;
+  // The group's heading stays with its first block's heading and first row.
+  layout.keep(
+    layout.heightOf(title, 'bold', 13) +
+      layout.heightOf(sections[0]!.title, 'bold', BLOCK_LEVEL.size) +
+      SECTION_KEEP,
+  );
+  const sect = doc.struct('Sect');
+  page.add(sect);
+  const heading = doc.struct('H2');
+  sect.add(heading);
+  layout.tag(heading, 'H2', () => layout.write(title, 'bold', 13));
+  heading.end();
+  for (const section of sections) layOutSection(layout, sect, section, bookmark, BLOCK_LEVEL);
+  sect.end();
+}
+
 function layOutSection(
   layout: TaggedLayout,
   page: PdfKitStructureElement,
   section: AnswerSectionView,
   bookmark: { addItem(title: string, options?: { left?: number; top?: number }): unknown },
+  level: SectionLevel = SECTION_LEVEL,
 ) {
   const { doc } = layout;
-  doc.y += 10;
-  layout.keep(layout.heightOf(section.title, 'bold', 13) + SECTION_KEEP);
+  doc.y += level === SECTION_LEVEL ? 10 : 6;
+  layout.keep(layout.heightOf(section.title, 'bold', level.size) + SECTION_KEEP);
   const sect = doc.struct('Sect');
   page.add(sect);
   bookmark.addItem(section.title, {
     left: PAGE_WIDTH - BOOKMARK_LEFT,
     top: doc.page.height - doc.y,
   });
-  const heading = doc.struct('H2');
+  const heading = doc.struct(level.tag);
   sect.add(heading);
-  layout.tag(heading, 'H2', () => layout.write(section.title, 'bold', 13));
+  layout.tag(heading, level.tag, () => layout.write(section.title, 'bold', level.size));
   heading.end();
   doc.y += 3;
   layout.rule();
@@ -498,7 +531,10 @@ export function renderTaggedAnswerPages(
     sect.add(heading);
     layout.tag(heading, 'H1', () => layout.write(page.title, 'bold', 18));
     heading.end();
-    for (const section of page.sections) layOutSection(layout, sect, section, bookmark);
+    for (const group of listSectionGroups(page.sections)) {
+      if (group.kind === 'section') layOutSection(layout, sect, group.section, bookmark);
+      else layOutBlockGroup(layout, sect, group.title, group.sections, bookmark);
+    }
     sect.end();
   }
   root.end();
