@@ -312,6 +312,7 @@ export function buildAnswerView(
       countRepeatBlocks(group, definition, effective, extras.addAnother?.[group.id]),
     ]),
   );
+  const groupTitles = new Map(definition.repeatGroups.map((group) => [group.id, group.title]));
   const tabLabels = new Map(
     definition.tabGroups.map((group) => [
       group.id,
@@ -373,7 +374,15 @@ export function buildAnswerView(
       sections.push({
         id: section.id,
         title: resolveText(section.title, partner),
-        ...(repeat ? { block: { group: repeat.group, index: repeat.index } } : {}),
+        ...(repeat
+          ? {
+              block: {
+                group: repeat.group,
+                index: repeat.index,
+                title: resolveText(groupTitles.get(repeat.group) ?? '', partner),
+              },
+            }
+          : {}),
         ...(tab ? { tab } : {}),
         rows,
       });

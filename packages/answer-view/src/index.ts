@@ -18,5 +18,6 @@ export {
 } from './build-answer-view';
 export type { AnswerViewAudience, AnswerViewExtras, DocumentRecord } from './build-answer-view';
 export { formatDocumentSize } from './document-size';
+export { listSectionGroups, type SectionGroup } from './section-groups';
 export { COVER_HEADING, formatCoverTimestamp, listCoverLines } from './cover';
 export { stripBidiControls } from './display-text';

@@ -26,8 +26,11 @@ export interface AnswerSectionView {
   /** Unique within the view: the definition's section id (which already carries the block number). */
   id: string;
   title: string;
-  /** Block n of an add-another group ("Parent 2"), when the section is one. */
-  block?: { group: string; index: number };
+  /**
+   * Block n of an add-another group ("Parent 2"), when the section is one; `title` is the group's
+   * ("Parents/Guardians"), the heading above its blocks (listSectionGroups).
+   */
+  block?: { group: string; index: number; title: string };
   /** Set when the section belongs to a tab group: the label of the chosen tab. */
   tab?: string;
   rows: readonly AnswerRow[];

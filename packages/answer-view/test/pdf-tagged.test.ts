@@ -16,6 +16,7 @@ import {
 import { ANSWER_FIXTURES, type AnswerFixture } from '../src/fixtures';
 import { renderApplicationPdf } from '../src/pdf';
 import { renderTaggedApplicationPdf } from '../src/pdf/tagged/assemble-tagged';
+import { stampNotes } from '../src/pdf/tagged/stamp-notes';
 import {
   buildDocumentPdf,
   findOutOfOrder,
@@ -187,6 +188,57 @@ describe.each(Object.entries(ANSWER_FIXTURES))('the tagged application PDF: %s',
   });
 });
 
+describe('the tagged application PDF of repeated blocks', () => {
+  it('heads an add-another group H2 and each of its blocks H3, as the print view does', async () => {
+    const view = viewOf(ANSWER_FIXTURES['add-another']);
+    const tree = pdfInfo(await renderTaggedApplicationPdf(view, COVER), '-struct-text');
+    const headings = [...tree.matchAll(/^\s*(H[1-3])\b[^\n]*\n\s*"([^"]*)"/gm)].map(
+      ([, tag, text]) => `${tag} ${text}`,
+    );
+    expect(headings).toContain('H2 Parents/Guardians');
+    const group = headings.indexOf('H2 Parents/Guardians');
+    expect(headings.slice(group + 1, group + 3)).toEqual([
+      'H3 Parent 1/Guardian 1',
+      'H3 Parent 2/Guardian 2',
+    ]);
+    expect(headings).toContain('H2 High Schools');
+  }, 60_000);
+});
+
+describe('the tagged application PDF with combining accents', () => {
+  // Typed on a Mac or pasted from some editors, "José" arrives decomposed: e + U+0301. Each
+  // mark must reach the text layer and the structure tree as typed, not dropped or replaced.
+  const first = 'Jose\u0301';
+  const last = 'Nguye\u0302\u0303n';
+  const fixture = ANSWER_FIXTURES.complete;
+  const view = buildAnswerView(
+    APPLICATION_DEFINITION,
+    { ...fixture.answers, first_name: first, last_name: last },
+    {
+      partner: DEFAULT_PARTNER,
+      addAnother: fixture.addAnother,
+      tabs: fixture.tabs,
+      documents: fixture.documents,
+    },
+  );
+  let bytes: Uint8Array;
+
+  beforeAll(async () => {
+    bytes = await renderTaggedApplicationPdf(view, { ...COVER, applicantName: `${first} ${last}` });
+  }, 60_000);
+
+  it('reads each name as typed in the text and in the structure tree, and passes the checker', async () => {
+    expect(await checkPdfUa(bytes)).toEqual([]);
+    const text = pdfText(bytes).normalize('NFC');
+    expect(text).toContain(first.normalize('NFC'));
+    expect(text).toContain(last.normalize('NFC'));
+    const cells = structureRows(bytes).map((row) => squeeze(row.td).normalize('NFC'));
+    expect(cells).toContain(first.normalize('NFC'));
+    expect(cells).toContain(last.normalize('NFC'));
+    expect(text).not.toContain('\uFFFD');
+  });
+});
+
 describe('the tagged application PDF with documents appended', () => {
   const view = viewOf(ANSWER_FIXTURES.unicode);
   let documents: { title: string; bytes: Uint8Array }[];
@@ -245,4 +297,30 @@ describe('the tagged application PDF with documents appended', () => {
       { title: 'Resume', page: pages.length - 1 },
     ]);
   }, 60_000);
+});
+
+describe('conversion notes stamped on a converted document', () => {
+  const view = viewOf(ANSWER_FIXTURES.complete);
+  const NOTE = 'A linked picture was left out: it pointed outside the document.';
+
+  it('are the tagged document’s first paragraph, and the application PDF stays one tagged file', async () => {
+    const statement = await stampNotes(await buildTaggedDocumentPdf('Statement', 1), [NOTE]);
+    const tree = pdfInfo(statement, '-struct-text');
+    expect(tree).toMatch(new RegExp(`Document\\n\\s+P\\b[^\\n]*\\n\\s+"${NOTE}"\\n\\s+H1`));
+    expect(pdfPageTexts(statement)[0]).toContain(NOTE);
+    const bytes = await renderTaggedApplicationPdf(view, COVER, [
+      { title: 'Personal Statement', bytes: statement, fileName: 'statement.docx' },
+    ]);
+    expect(await checkPdfUa(bytes)).toEqual([]);
+    expect(pdfInfo(bytes, '-struct-text')).toContain(`"${NOTE}"`);
+  }, 60_000);
+
+  it('are drawn on an untagged document too, which keeps its pages', async () => {
+    const plain = await buildDocumentPdf('Resume', 2);
+    const stamped = await stampNotes(plain, [NOTE, 'A second note.']);
+    const pages = pdfPageTexts(stamped);
+    expect(pages).toHaveLength(2);
+    expect(pages[0]).toContain(NOTE);
+    expect(pages[0]).toContain('A second note.');
+  });
 });

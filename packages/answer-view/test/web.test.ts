@@ -4,6 +4,7 @@ import { MantineProvider } from '@mantine/core';
 import { describe, expect, it } from 'vitest';
 import { APPLICATION_DEFINITION, DEFAULT_PARTNER } from '@admissions/form';
 import {
+  listSectionGroups,
   buildAnswerView,
   collectAnswerPairs,
   type AnswerView,
@@ -72,7 +73,7 @@ describe('PrintView (./web)', () => {
     },
   );
 
-  it('headings go h1 applicant, h2 page, h3 section, and nothing is interactive', () => {
+  it('headings go h1 applicant, h2 page, h3 section or add-another group, h4 block, and nothing is interactive', () => {
     const view = viewOf(ANSWER_FIXTURES['add-another']);
     const html = render(view);
     const levels = headingLevels(html);
@@ -83,10 +84,15 @@ describe('PrintView (./web)', () => {
       expect(level).toBeLessThanOrEqual(previous + 1);
       return level;
     });
-    const sections = view.pages.flatMap((p) => p.sections).length;
-    // Three pages and the document list, then one h3 per section.
+    const groups = view.pages.flatMap((p) => listSectionGroups(p.sections));
+    const blocks = groups.flatMap((g) => (g.kind === 'blocks' ? g.sections : []));
+    // Three pages and the document list, then one h3 per section or group, an h4 per block.
     expect(levels.filter((l) => l === 2)).toHaveLength(view.pages.length + 1);
-    expect(levels.filter((l) => l === 3)).toHaveLength(sections);
+    expect(levels.filter((l) => l === 3)).toHaveLength(groups.length);
+    expect(blocks.length).toBeGreaterThan(2);
+    expect(levels.filter((l) => l === 4)).toHaveLength(blocks.length);
+    expect(html).toMatch(/<h3[^>]*>Parents\/Guardians<\/h3>/);
+    expect(html).toMatch(/<h4[^>]*>Parent 2\/Guardian 2<\/h4>/);
     expect(html).not.toMatch(/<(button|input|select|textarea|a)\b/);
     expect(html).toMatch(/<main class="av-print"/);
   });

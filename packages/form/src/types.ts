@@ -154,6 +154,11 @@ export interface Page {
  */
 export interface RepeatGroup {
   id: string;
+  /**
+   * What the blocks are together ("Parents/Guardians"): the heading the print view and the PDF
+   * put above the group's blocks, each block a heading one level down. May name {shortSchoolName}.
+   */
+  title: string;
   buttonLabel: string;
   defaultCount: number;
   max: number;

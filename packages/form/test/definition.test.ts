@@ -356,7 +356,9 @@ describe('checkDefinition finds configuration errors', () => {
 
   it('reports an add-another maximum above 10 and above the keys that exist', () => {
     const def = page('about', ['a'], {
-      repeatGroups: [{ id: 'g', buttonLabel: 'Add', defaultCount: 1, max: 11, prefixes: ['a_'] }],
+      repeatGroups: [
+        { id: 'g', title: 'Gs', buttonLabel: 'Add', defaultCount: 1, max: 11, prefixes: ['a_'] },
+      ],
     });
     expect(checkDefinition(def)).toEqual([
       'add-another g allows 11 blocks; the maximum is 10',

@@ -10,7 +10,7 @@ import type { OfficePool } from '../src/modules/documents/conversion/libreoffice
 import { OfficeCrashedError } from '../src/modules/documents/conversion/libreoffice/office-process';
 import type { DocumentConverter } from '../src/modules/documents/conversion/convert-document';
 import { startConverterStack, type ConverterStack } from './support/converter-stack';
-import { checkDocx } from '../src/modules/documents/conversion/check-docx';
+import { checkDocx, DOCX_NOTES } from '../src/modules/documents/conversion/check-docx';
 import { DocumentRejectedError } from '../src/modules/documents/conversion/conversion-errors';
 import {
   checkConvertedPageCount,
@@ -38,7 +38,7 @@ import {
   truncate,
   wParagraph,
 } from './support/docx-builder';
-import { pdfPageCount, pdfText, processExists } from './support/pdf-inspect';
+import { pdfPageCount, pdfStructureText, pdfText, processExists } from './support/pdf-inspect';
 import { startLoopbackListener, type LoopbackListener } from './support/loopback-listener';
 import { createUploadClient } from './support/upload-client';
 import {
@@ -199,6 +199,19 @@ describe('Word documents', () => {
       const root = doc.catalog.lookupMaybe(PDFName.of('StructTreeRoot'), PDFDict);
       expect(root?.get(PDFName.of('K'))).toBeDefined();
       expect(doc.getPages().every((page) => page.node.has(PDFName.of('StructParents')))).toBe(true);
+    });
+
+    it('keeps a note of what was left out as the tagged document’s first paragraph (#32)', async () => {
+      const { pdf } = await converter.convert({
+        bytes: buildSingleQuotedExternalImageDocx('http://127.0.0.1:9/picture.png'),
+        fileName: 'statement.docx',
+      });
+      expect(textOf(pdf)).toContain(DOCX_NOTES.linkedPicture);
+      const tree = pdfStructureText(pdf);
+      // The note is read first, as text of the document's structure, then the statement.
+      const quoted = [...tree.matchAll(/^\s*"(.*)"$/gm)].map((m) => m[1]);
+      expect(quoted[0]).toBe(DOCX_NOTES.linkedPicture);
+      expect(quoted.join(' ')).toContain('Statement with a linked picture.');
     });
 
     it('leaves reviewers’ comments out of the PDF (they are notes to the author, not the statement)', async () => {

@@ -24,6 +24,10 @@ export const PRINT_VIEW_CSS = `
 .av-print .av-page-title { margin: 0 0 0.5rem; font-size: 1.5rem; line-height: 1.25; color: #000; break-after: avoid; page-break-after: avoid; }
 .av-print .av-section { margin-top: 1.25rem; }
 .av-print .av-section-title { margin: 0 0 0.25rem; padding-bottom: 0.125rem; font-size: 1.125rem; line-height: 1.3; color: #000; border-bottom: 1px solid #000; break-after: avoid; page-break-after: avoid; }
+.av-print .av-block-group { margin-top: 1.25rem; }
+.av-print .av-block-group > .av-section-title { font-size: 1.25rem; }
+.av-print .av-block-group .av-section { margin-top: 0.75rem; }
+.av-print .av-block-group .av-section .av-section-title { font-size: 1.0625rem; border-bottom-color: #777; }
 .av-print .av-section-tab { margin: 0 0 0.25rem; font-style: italic; break-after: avoid; page-break-after: avoid; }
 .av-print .av-rows { margin: 0; }
 .av-print .av-row { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 3fr); gap: 0.125rem 1rem; padding: 0.3rem 0; border-bottom: 1px solid #bbb; break-inside: avoid; page-break-inside: avoid; }

@@ -6,6 +6,7 @@ import { useId, type ElementType } from 'react';
 import { Title } from '@mantine/core';
 import { COVER_HEADING, listCoverLines } from '../cover';
 import { formatDocumentSize } from '../document-size';
+import { listSectionGroups } from '../section-groups';
 import type {
   AnswerPageView,
   AnswerRow,
@@ -46,7 +47,16 @@ function Row({ row }: { row: AnswerRow }) {
   );
 }
 
-function SectionBlock({ section, headingId }: { section: AnswerSectionView; headingId: string }) {
+function SectionBlock({
+  section,
+  headingId,
+  order = 3,
+}: {
+  section: AnswerSectionView;
+  headingId: string;
+  /** 4 for a block under its group's heading. */
+  order?: 3 | 4;
+}) {
   // Rows repeat the tab only when the section does not say it.
   const rows = section.tab ? section.rows.map(({ tab: _tab, ...row }) => row) : section.rows;
   return (
@@ -58,7 +68,7 @@ function SectionBlock({ section, headingId }: { section: AnswerSectionView; head
         ? { 'data-block-group': section.block.group, 'data-block-index': section.block.index }
         : {})}
     >
-      <Title order={3} id={headingId} className="av-section-title">
+      <Title order={order} id={headingId} className="av-section-title">
         {section.title}
       </Title>
       {section.tab && <p className="av-section-tab">{section.tab}</p>}
@@ -78,13 +88,37 @@ function PageBlock({ page, idBase }: { page: AnswerPageView; idBase: string }) {
       <Title order={2} id={headingId} className="av-page-title">
         {page.title}
       </Title>
-      {page.sections.map((section) => (
-        <SectionBlock
-          key={section.id}
-          section={section}
-          headingId={`${idBase}-section-${section.id}`}
-        />
-      ))}
+      {listSectionGroups(page.sections).map((group) =>
+        group.kind === 'section' ? (
+          <SectionBlock
+            key={group.section.id}
+            section={group.section}
+            headingId={`${idBase}-section-${group.section.id}`}
+          />
+        ) : (
+          <section
+            key={`${group.group}-${group.sections[0]!.id}`}
+            className="av-block-group"
+            aria-labelledby={`${idBase}-group-${group.sections[0]!.id}`}
+          >
+            <Title
+              order={3}
+              id={`${idBase}-group-${group.sections[0]!.id}`}
+              className="av-section-title"
+            >
+              {group.title}
+            </Title>
+            {group.sections.map((section) => (
+              <SectionBlock
+                key={section.id}
+                section={section}
+                headingId={`${idBase}-section-${section.id}`}
+                order={4}
+              />
+            ))}
+          </section>
+        ),
+      )}
     </section>
   );
 }

@@ -12,6 +12,7 @@ export { FINAL_STEPS_PAGE } from './final-steps-page';
 export const REPEAT_GROUPS: readonly RepeatGroup[] = [
   {
     id: 'parents',
+    title: 'Parents/Guardians',
     buttonLabel: 'Add Another Parent/Guardian',
     defaultCount: ADD_ANOTHER_DEFAULT,
     max: PARENT_PREFIXES.length,
@@ -19,6 +20,7 @@ export const REPEAT_GROUPS: readonly RepeatGroup[] = [
   },
   {
     id: 'legacy',
+    title: 'Relatives Who Attended {shortSchoolName}',
     buttonLabel: 'Add Another Relative',
     defaultCount: ADD_ANOTHER_DEFAULT,
     max: LEGACY_PREFIXES.length,
@@ -26,6 +28,7 @@ export const REPEAT_GROUPS: readonly RepeatGroup[] = [
   },
   {
     id: 'high_schools',
+    title: 'High Schools',
     buttonLabel: 'Add Another High School',
     defaultCount: ADD_ANOTHER_DEFAULT,
     max: HIGH_SCHOOL_PREFIXES.length,

@@ -20,6 +20,14 @@ export function pdfText(pdf: Uint8Array): string {
   });
 }
 
+/** The structure tree with its text, as `pdfinfo -struct-text` prints it (what a screen reader walks). */
+export function pdfStructureText(pdf: Uint8Array): string {
+  return inTempDir((dir) => {
+    writeFileSync(path.join(dir, 'in.pdf'), pdf);
+    return execFileSync('pdfinfo', ['-struct-text', 'in.pdf'], { cwd: dir }).toString('utf8');
+  });
+}
+
 export function pdfPageCount(pdf: Uint8Array): number {
   return inTempDir((dir) => {
     writeFileSync(path.join(dir, 'in.pdf'), pdf);

@@ -63,6 +63,9 @@ export async function renderTaggedApplicationPdf(
       ? { ...cover, untaggedDocuments: untagged }
       : cover;
   const answers = await renderTaggedAnswerPages(view, shownCover, strips, options.fontPaths);
+  // Nothing to append: pdfkit's file is already the whole tagged PDF, with its outline. Loading
+  // and saving it again with pdf-lib would cost as much as rendering it.
+  if (sources.length === 0) return answers;
 
   const pdf = await PDFDocument.load(answers, { updateMetadata: false });
   const stripPages = pdf.getPages().slice(pdf.getPageCount() - strips.length);

@@ -11,6 +11,7 @@
 import PDFDocument, { type PdfKitStructureElement } from 'pdfkit';
 import { openSync, type Font } from 'fontkit';
 import { COVER_HEADING, listCoverLines } from '../../cover';
+import { listSectionGroups } from '../../section-groups';
 import type { AnswerRow, AnswerSectionView, AnswerView, ApplicationCover } from '../../view-model';
 import { tuneFontStack, type FontkitFont } from '../fast-shaping';
 import { assertPdfFontFiles, listFontFaces, type PdfFontPaths } from '../fonts';
@@ -34,6 +35,7 @@ const BOOKMARK_LEFT = 1;
 const NEAR_BOTTOM = 80;
 const KEEP_SLACK = 4;
 const MISSING_GLYPH = '\uFFFD';
+const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
 /** Words with the spaces after them as separate tokens; each ideograph or kana its own word. */
 const TOKENS =
   /[\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF00-\uFFEF]|[^\s\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF00-\uFFEF]+|\s+/gu;
@@ -170,7 +172,9 @@ class TaggedLayout {
    */
   private breakLines(text: string, weight: Weight, width: number, indent: number): string[] {
     const lines: string[] = [];
-    for (const paragraph of text.split('\n')) {
+    // Composed where the font has the letter ("e" + U+0302 + U+0303 as "ễ"): a base and its marks
+    // drawn as separate glyphs read back with a space after the marks in some extractors.
+    for (const paragraph of text.normalize('NFC').split('\n')) {
       let line = '';
       let lineWidth = indent;
       const tokens = paragraph.match(TOKENS) ?? [''];
@@ -179,7 +183,8 @@ class TaggedLayout {
         if (lineWidth + tokenWidth <= width || line.trim() === '') {
           if (tokenWidth > width - lineWidth && line.trim() === '' && !/^\s+$/.test(token)) {
             // A word longer than the line: as many characters as fit, the rest on the next lines.
-            for (const char of token) {
+            // By grapheme, so a letter is never parted from its combining marks.
+            for (const { segment: char } of GRAPHEMES.segment(token)) {
               const charWidth = this.widthOf(splitRuns(char, weight, this.fonts));
               if (lineWidth + charWidth > width && line !== '') {
                 lines.push(line);
@@ -408,24 +413,56 @@ function layOutRow(
   doc.y += ROW_GAP;
 }
 
+/** A section's heading: H2, or H3 for a block under its group's H2, a size smaller. */
+type SectionLevel = { tag: 'H2'; size: 13 } | { tag: 'H3'; size: 12 };
+const SECTION_LEVEL: SectionLevel = { tag: 'H2', size: 13 };
+const BLOCK_LEVEL: SectionLevel = { tag: 'H3', size: 12 };
+
+/** An add-another group: a Sect with the group's H2, then each block as a section with its H3. */
+function layOutBlockGroup(
+  layout: TaggedLayout,
+  page: PdfKitStructureElement,
+  title: string,
+  sections: readonly AnswerSectionView[],
+  bookmark: { addItem(title: string, options?: { left?: number; top?: number }): unknown },
+) {
+  const { doc } = layout;
+  doc.y += 10;
+  // The group's heading stays with its first block's heading and first row.
+  layout.keep(
+    layout.heightOf(title, 'bold', 13) +
+      layout.heightOf(sections[0]!.title, 'bold', BLOCK_LEVEL.size) +
+      SECTION_KEEP,
+  );
+  const sect = doc.struct('Sect');
+  page.add(sect);
+  const heading = doc.struct('H2');
+  sect.add(heading);
+  layout.tag(heading, 'H2', () => layout.write(title, 'bold', 13));
+  heading.end();
+  for (const section of sections) layOutSection(layout, sect, section, bookmark, BLOCK_LEVEL);
+  sect.end();
+}
+
 function layOutSection(
   layout: TaggedLayout,
   page: PdfKitStructureElement,
   section: AnswerSectionView,
   bookmark: { addItem(title: string, options?: { left?: number; top?: number }): unknown },
+  level: SectionLevel = SECTION_LEVEL,
 ) {
   const { doc } = layout;
-  doc.y += 10;
-  layout.keep(layout.heightOf(section.title, 'bold', 13) + SECTION_KEEP);
+  doc.y += level === SECTION_LEVEL ? 10 : 6;
+  layout.keep(layout.heightOf(section.title, 'bold', level.size) + SECTION_KEEP);
   const sect = doc.struct('Sect');
   page.add(sect);
   bookmark.addItem(section.title, {
     left: PAGE_WIDTH - BOOKMARK_LEFT,
     top: doc.page.height - doc.y,
   });
-  const heading = doc.struct('H2');
+  const heading = doc.struct(level.tag);
   sect.add(heading);
-  layout.tag(heading, 'H2', () => layout.write(section.title, 'bold', 13));
+  layout.tag(heading, level.tag, () => layout.write(section.title, 'bold', level.size));
   heading.end();
   doc.y += 3;
   layout.rule();
@@ -494,7 +531,10 @@ export function renderTaggedAnswerPages(
     sect.add(heading);
     layout.tag(heading, 'H1', () => layout.write(page.title, 'bold', 18));
     heading.end();
-    for (const section of page.sections) layOutSection(layout, sect, section, bookmark);
+    for (const group of listSectionGroups(page.sections)) {
+      if (group.kind === 'section') layOutSection(layout, sect, group.section, bookmark);
+      else layOutBlockGroup(layout, sect, group.title, group.sections, bookmark);
+    }
     sect.end();
   }
   root.end();

@@ -83,25 +83,13 @@ export async function convertCheckedDocx(
 /**
  * The converted document with `notes` (what the rewrite left out, DOCX_NOTES) written in small
  * type across the top margin of its first page, where staff read it before the document; the
- * document's own pages, and so its page count, are unchanged. Pure: the sandbox runs it.
+ * document's own pages, and so its page count, are unchanged, and a tagged document stays tagged
+ * (the notes are its first paragraph). Pure: the sandbox runs it.
  */
 export async function stampConversionNotes(pdf: Uint8Array, notes: string[]): Promise<Uint8Array> {
   if (notes.length === 0) return pdf;
-  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
-  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
-  const page = doc.getPage(0);
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const { height } = page.getSize();
-  notes.forEach((note, i) => {
-    page.drawText(note, {
-      x: 36,
-      y: height - 16 - i * 9,
-      size: 7,
-      font,
-      color: rgb(0.3, 0.3, 0.3),
-    });
-  });
-  return doc.save();
+  const { stampNotes } = await import('@admissions/answer-view/pdf-stamp');
+  return stampNotes(pdf, notes);
 }
 
 export async function convertDocx(
