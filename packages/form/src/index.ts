@@ -1,5 +1,7 @@
 export * from './auth-rules';
 export * from './partner';
+export * from './round-rules';
+export * from './rounds';
 export * from './types';
 export * from './conditions';
 export * from './messages';
