@@ -1,0 +1,16 @@
+// The rounds module's public entry point: other modules and boot/ import only from here.
+export {
+  RoundExistsError,
+  RoundInvalidError,
+  RoundNotFoundError,
+  addRound,
+  findRound,
+  listRounds,
+  syncPartnerRounds,
+  updateRound,
+  type Round,
+  type RoundChanges,
+} from './rounds-store';
+export { findRoundClosingTime, summarizeRound } from './round-summary';
+/** Read-only, for other modules' joins (applications.round_code). */
+export { rounds } from './schema';
