@@ -114,6 +114,8 @@ export function createStaffExports(deps: StaffExportDeps) {
         {
           out,
           status: 'all',
+          // The ids file holds the selection, round filter included (buildStaffFilters).
+          round: null,
           since: null,
           until: null,
           idsFile,

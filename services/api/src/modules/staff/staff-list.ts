@@ -51,8 +51,12 @@ export function createStaffListLabels(partner: PartnerConfig): StaffListLabels {
 }
 
 /** The list's filters as SQL conditions on `applications a` (status kept apart for the counts). */
-export function buildStaffFilters(query: Pick<StaffListQuery, 'q' | 'from' | 'to'>): SQL[] {
+export function buildStaffFilters(
+  query: Pick<StaffListQuery, 'q' | 'round' | 'from' | 'to'>,
+): SQL[] {
   const conditions: SQL[] = [];
+  // applications.round_code (the round the application belongs to, docs/rounds.md).
+  if (query.round) conditions.push(sql`a.round_code = ${query.round}`);
   const words = (query.q ?? '')
     .split(/\s+/)
     .filter((w) => w !== '')
@@ -117,6 +121,7 @@ export async function listStaffApplications(
       : (
           await db.execute<{
             id: string;
+            round: string;
             status: StaffListRow['status'];
             submitted_at: string | Date | null;
             first_name: string | null;
@@ -126,7 +131,7 @@ export async function listStaffApplications(
             entry_term: string | null;
             major: string | null;
           }>(sql`
-            SELECT a.user_id AS id, a.staff_status AS status, a.submitted_at,
+            SELECT a.user_id AS id, a.round_code AS round, a.staff_status AS status, a.submitted_at,
               a.answer->>'first_name' AS first_name, a.answer->>'middle_name' AS middle_name,
               a.answer->>'last_name' AS last_name, u.email,
               a.answer->>'entry_term' AS entry_term, a.answer->>'applied_major' AS major
@@ -140,6 +145,7 @@ export async function listStaffApplications(
   return {
     rows: rows.map((r) => ({
       id: r.id,
+      round: r.round,
       status: r.status,
       submitted_at: r.submitted_at === null ? null : new Date(r.submitted_at).toISOString(),
       name: [r.first_name, r.middle_name, r.last_name]
