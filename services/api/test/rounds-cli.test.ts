@@ -143,6 +143,16 @@ describe.each(availableDrivers())('rounds CLI commands (%s)', (driver) => {
       '--entry-term must be one of the entry terms of the partner configuration (2027FA, 2028SP), not "2031FA".',
     );
     expect(nothing.stderr).toContain('Nothing to change');
+    // export --round names a round that must exist: refused before any application is selected.
+    const exportUnknown = await failure([
+      'export',
+      '--out',
+      path.join(files, 'export'),
+      '--round',
+      'ZZ',
+    ]);
+    expect(exportUnknown.code).toBe(1);
+    expect(exportUnknown.stderr).toContain('There is no admission round with the code "ZZ".');
     // Nothing refused was stored.
     expect((await listRounds(t.runtime.database.db)).map((r) => r.code).sort()).not.toContain('TR');
   }, 60_000);
