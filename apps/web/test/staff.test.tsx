@@ -8,6 +8,7 @@ import {
   STAFF_MESSAGES,
   type StaffListResponse,
   type StaffMeResponse,
+  type StaffRoundsResponse,
 } from '@admissions/api-contract';
 import { renderApp } from './support/render-app';
 import { stubFetch, type RecordedCall } from './support/fetch-stub';
@@ -20,6 +21,7 @@ const LIST: StaffListResponse = {
   rows: [
     {
       id: '6f1c1d1e-0000-4000-8000-000000000001',
+      round: 'EA',
       status: 'submitted',
       submitted_at: '2026-11-20T10:00:00.000Z',
       name: 'Zoë Østergaard',
@@ -32,6 +34,34 @@ const LIST: StaffListResponse = {
   page: 1,
   page_size: 25,
   counts: { started: 4, validating: 2, submitted: 1 },
+};
+
+const ROUNDS: StaffRoundsResponse = {
+  time_zone: 'America/Chicago',
+  rounds: [
+    {
+      code: 'EA',
+      name: 'Early Action',
+      entry_term: '2027FA',
+      opens_at: '2026-08-01T05:00:00.000Z',
+      deadline: '2026-11-02T05:59:00.000Z',
+      closes_at: '2026-11-02T06:29:00.000Z',
+      open: false,
+      applications: 5,
+      submitted: 1,
+    },
+    {
+      code: 'RD',
+      name: 'Regular Decision',
+      entry_term: '2027FA',
+      opens_at: '2026-08-01T05:00:00.000Z',
+      deadline: '2027-01-16T05:59:00.000Z',
+      closes_at: '2027-01-16T05:59:00.000Z',
+      open: true,
+      applications: 2,
+      submitted: 0,
+    },
+  ],
 };
 
 const listCalls = (calls: RecordedCall[]) =>
@@ -69,6 +99,7 @@ describe('the staff area', () => {
     const { calls } = stubFetch({
       'GET /staff/auth/session': { body: { signed_in: true, ...EXPORTER } },
       'GET /staff/api/applications': { body: LIST },
+      'GET /staff/api/rounds': { body: ROUNDS },
     });
     const { router, user } = renderApp({ path: '/staff' });
     const link = await screen.findByRole('link', { name: 'Zoë Østergaard' }, SLOW);
@@ -88,6 +119,41 @@ describe('the staff area', () => {
     );
   });
 
+  it('filters by round in the address and the request, and lists the rounds in the institution time zone', async () => {
+    const { calls } = stubFetch({
+      'GET /staff/auth/session': { body: { signed_in: true, ...EXPORTER } },
+      'GET /staff/api/applications': { body: LIST },
+      'GET /staff/api/rounds': { body: ROUNDS },
+      'GET /staff/api/exports': { body: { exports: [] } },
+    });
+    const { router, user } = renderApp({ path: '/staff' });
+    const link = await screen.findByRole('link', { name: 'Zoë Østergaard' }, SLOW);
+    expect(within(link.closest('tr') as HTMLElement).getByText('EA')).toBeInTheDocument();
+
+    const rounds = await screen.findByRole('region', { name: 'Admission rounds' }, SLOW);
+    const early = within(rounds).getByText('Early Action').closest('tr') as HTMLElement;
+    expect(within(early).getByText('November 1, 2026 at 11:59 PM CST')).toBeInTheDocument();
+    expect(
+      within(early).getByText('taken until November 2, 2026 at 12:29 AM CST'),
+    ).toBeInTheDocument();
+    expect(within(early).getByText('August 1, 2026 at 12:00 AM CDT')).toBeInTheDocument();
+    expect(within(early).getByText('5')).toBeInTheDocument();
+    const regular = within(rounds).getByText('Regular Decision').closest('tr') as HTMLElement;
+    expect(within(regular).getByText('January 15, 2027 at 11:59 PM CST')).toBeInTheDocument();
+    expect(within(regular).queryByText(/taken until/)).not.toBeInTheDocument();
+
+    await user.selectOptions(screen.getByLabelText('Round'), 'Regular Decision (RD)');
+    await waitFor(() => expect(router.state.location.search).toBe('?round=RD'), SLOW);
+    await waitFor(() =>
+      expect(listCalls(calls).at(-1)?.url).toBe(
+        '/staff/api/applications?round=RD&sort=submitted_desc&page=1&page_size=25',
+      ),
+    );
+    // The export form starts from the list's selection, round included.
+    await user.click(screen.getByRole('link', { name: 'Export this selection' }));
+    expect(await screen.findByLabelText('Round', undefined, SLOW)).toHaveValue('RD');
+  });
+
   it('sends a staff member whose session ended to the staff sign-in with the message, not to /login', async () => {
     stubFetch({
       'GET /staff/auth/session': { body: { signed_in: true, ...READER } },
@@ -95,6 +161,7 @@ describe('the staff area', () => {
         status: 401,
         body: { message: STAFF_MESSAGES.sessionInvalid },
       },
+      'GET /staff/api/rounds': { status: 401, body: { message: STAFF_MESSAGES.sessionInvalid } },
       'GET /staff/auth/methods': { body: { oidc: false } },
     });
     const { router } = renderApp({ path: '/staff?status=submitted' });
@@ -106,6 +173,7 @@ describe('the staff area', () => {
     stubFetch({
       'GET /staff/auth/session': { body: { signed_in: true, ...READER } },
       'GET /staff/api/applications': { body: LIST },
+      'GET /staff/api/rounds': { body: ROUNDS },
     });
     renderApp({ path: '/staff/exports' });
     expect(await screen.findByRole('alert', undefined, SLOW)).toHaveTextContent(

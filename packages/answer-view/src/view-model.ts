@@ -76,6 +76,11 @@ export interface ApplicationCover {
   institution?: string;
   applicantName: string;
   applicationId: string;
+  /**
+   * Staff PDF: the admission round the application belongs to, its name and entry term
+   * ("Early Action, Fall 2027"; docs/rounds.md).
+   */
+  round?: string;
   email?: string;
   /** ISO timestamp, or null while the application is not submitted. */
   submittedAt: string | null;

@@ -275,16 +275,18 @@ describe('the tagged application PDF with documents appended', () => {
     expect(pdfPageTexts(bytes)[0]).not.toContain('not tagged');
   }, 60_000);
 
-  it('appends an untagged document as it is and says so on the staff cover only', async () => {
+  it('appends an untagged document as it is and says so on the staff cover only, which names the round', async () => {
     const staff = await renderTaggedApplicationPdf(
       view,
-      { ...COVER, listUntaggedDocuments: true },
+      { ...COVER, listUntaggedDocuments: true, round: 'Early Action, Fall 2027' },
       documents,
     );
     const applicant = await renderTaggedApplicationPdf(view, COVER, documents);
     const pages = pdfPageTexts(staff);
     expect(squeeze(pages[0]!)).toContain(squeeze('Resume: not tagged by its author'));
     expect(pdfPageTexts(applicant)[0]).not.toContain('not tagged');
+    expect(squeeze(pages[0]!)).toContain(squeeze('Round: Early Action, Fall 2027'));
+    expect(pdfPageTexts(applicant)[0]).not.toContain('Early Action');
     // Only the untagged document's own two pages fail: its text and its unmapped font.
     const findings = await checkPdfUa(staff);
     const failingPages = new Set(findings.map((f) => /^page (\d+)/.exec(f.message)?.[1]));

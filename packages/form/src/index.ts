@@ -1,5 +1,6 @@
 export * from './auth-rules';
 export * from './partner';
+export * from './round-rules';
 export * from './rounds';
 export * from './types';
 export * from './conditions';

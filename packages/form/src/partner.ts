@@ -1,6 +1,7 @@
 // The institution's details (docs/data-model.md "Partner configuration"). One typed default for an example
 // university; a deployment overrides any part of it with a JSON file named in the service config.
 import { isValidEmail } from './auth-rules';
+import { checkRound, isValidTimeZone, type RoundField } from './round-rules';
 
 /**
  * An admission round as the partner configuration declares it (docs/rounds.md). Times are ISO
@@ -119,11 +120,81 @@ function checkValue(path: string, value: unknown, problems: string[]): void {
     !/^https?:\/\/\S+$/.test(value)
   ) {
     problems.push(`${path} must be an http(s) address`);
+  } else if (path === 'timeZone' && typeof value === 'string' && value.trim() !== '') {
+    if (!isValidTimeZone(value)) {
+      problems.push(`timeZone must be an IANA time zone such as America/Chicago, not "${value}"`);
+    }
   } else if ((path === 'alert.start' || path === 'alert.end') && value !== null) {
     if (typeof value !== 'string' || !ISO_DATE.test(value)) {
       problems.push(`${path} must be a date written YYYY-MM-DD, or null`);
     }
   }
+}
+
+const ROUND_FIELD_TYPES: Record<RoundField, 'string' | 'number'> = {
+  code: 'string',
+  name: 'string',
+  entryTerm: 'string',
+  opensAt: 'string',
+  deadline: 'string',
+  graceMinutes: 'number',
+};
+
+// The default has no rounds, so the generic list merge has no sample item to check them against:
+// each round's fields are checked here (graceMinutes may be left out: no grace), and its values
+// once the entry terms are known (checkPartnerRounds).
+function mergeRounds(override: unknown, problems: string[]): PartnerRound[] {
+  if (!Array.isArray(override)) {
+    problems.push(`rounds must be a list, not ${describeType(override)}`);
+    return [];
+  }
+  const rounds: PartnerRound[] = [];
+  override.forEach((item: unknown, i) => {
+    const path = `rounds[${i}]`;
+    if (!isPlainObject(item)) {
+      problems.push(`${path} must be an object, not ${describeType(item)}`);
+      return;
+    }
+    for (const key of Object.keys(item)) {
+      if (!Object.hasOwn(ROUND_FIELD_TYPES, key))
+        problems.push(`${path}.${key} is not a known field`);
+    }
+    let complete = true;
+    for (const [field, type] of Object.entries(ROUND_FIELD_TYPES)) {
+      const value = item[field];
+      if (value === undefined && field === 'graceMinutes') continue;
+      if (value === undefined) {
+        problems.push(`${path}.${field} is missing`);
+        complete = false;
+      } else if (typeof value !== type) {
+        problems.push(`${path}.${field} must be a ${type}, not ${describeType(value)}`);
+        complete = false;
+      }
+    }
+    if (complete) {
+      rounds.push({
+        code: item.code as string,
+        name: item.name as string,
+        entryTerm: item.entryTerm as string,
+        opensAt: item.opensAt as string,
+        deadline: item.deadline as string,
+        graceMinutes: (item.graceMinutes as number | undefined) ?? 0,
+      });
+    }
+  });
+  return rounds;
+}
+
+function checkPartnerRounds(config: PartnerConfig, problems: string[]): void {
+  const terms = config.entryTerms.map((term) => term.value);
+  const seen = new Set<string>();
+  config.rounds.forEach((round, i) => {
+    for (const problem of checkRound(round, terms)) {
+      problems.push(`rounds[${i}].${problem.field} ${problem.message}`);
+    }
+    if (seen.has(round.code)) problems.push(`rounds[${i}].code "${round.code}" is listed twice`);
+    seen.add(round.code);
+  });
 }
 
 // Walks the override against the default: unknown fields, wrong types and bad values are all
@@ -133,6 +204,7 @@ function mergeValue(path: string, base: Shape, override: unknown, problems: stri
     checkValue(path, override, problems);
     return typeof override === 'string' || override === null ? override : base;
   }
+  if (path === 'rounds') return mergeRounds(override, problems) as unknown as Shape;
   if (Array.isArray(base)) {
     if (!Array.isArray(override)) {
       problems.push(`${path} must be a list, not ${describeType(override)}`);
@@ -188,6 +260,7 @@ export function mergePartnerConfig(base: PartnerConfig, override: unknown): Part
   if (config.alert.start && config.alert.end && config.alert.start > config.alert.end) {
     problems.push('alert.start must not be after alert.end');
   }
+  checkPartnerRounds(config, problems);
   if (problems.length > 0) {
     throw new Error(`Invalid partner configuration:\n${problems.map((p) => `- ${p}`).join('\n')}`);
   }

@@ -27,6 +27,7 @@ import path from 'node:path';
 import { isLookupCategory } from '@admissions/api-contract';
 import { CliUsageError, runPrefill, runServiceToken } from './cli/staff-commands';
 import { STAFF_USAGE, runStaffCommand } from './cli/staff-area-commands';
+import { ROUNDS_USAGE, runRoundsCommand } from './cli/rounds-commands';
 import {
   EXPORT_USAGE,
   ExportFatalError,
@@ -61,6 +62,7 @@ Commands:
                                   one staff PDF per application plus index.csv and index.json,
                                   incremental (see export --help; exit 2 when some failed)
 ${STAFF_USAGE}
+${ROUNDS_USAGE}
 
 Durations: a number and a unit: s, m, h or d (90s, 15m, 2h, 7d).
 
@@ -211,6 +213,8 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case 'staff':
       return runStaffCommand(config, rest, () => openMigratedCliDatabase(config));
+    case 'rounds':
+      return runRoundsCommand(config, rest, () => openMigratedCliDatabase(config));
     default:
       throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`);
   }

@@ -6,6 +6,7 @@ import { loadPartner } from '../platform/partner';
 import type { Config } from '../platform/config';
 import { openDatabase, wrapPglite, type Database } from '../platform/db/connect';
 import { migrateDatabase } from '../platform/db/migrate';
+import { syncPartnerRounds } from '../modules/rounds';
 import type { JobQueue } from '../platform/queue/job-queue';
 import { startJobWorkers, startMeasuredJobQueue } from './workers';
 import type { Metrics } from '../platform/http/metrics';
@@ -130,6 +131,10 @@ export async function startServices(config: Config, options: ServicesOptions): P
       (error: unknown) => logger.warn({ err: error }, 'DATA_DIR permissions walk failed'),
     );
   await migrateDatabase(database);
+  // Rounds the configuration names and the table lacks (a round changed with the CLI keeps its
+  // changes: docs/rounds.md). Every process may run it: the insert skips codes already there.
+  const addedRounds = await syncPartnerRounds(database.db, partner);
+  if (addedRounds.length > 0) logger.info({ rounds: addedRounds }, 'admission rounds added');
   if (role === 'server') await seedLookupSamples(database, logger);
   // Only a server that opened the embedded files itself shares them with the CLI.
   const stopSocket =

@@ -75,6 +75,7 @@ export interface IndexMeta {
   generated_at: string;
   selection: {
     status: string;
+    round: string | null;
     since: string | null;
     until: string | null;
     ids_file: string | null;

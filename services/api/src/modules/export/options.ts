@@ -2,6 +2,7 @@
 // database or file is touched.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { ROUND_CODE_PATTERN } from '@admissions/form';
 import { isCalendarDay } from '../../platform/lib/calendar-day';
 
 export type ExportStatusFilter = 'submitted' | 'started' | 'all';
@@ -10,6 +11,8 @@ export interface ExportOptions {
   /** Absolute path of the export folder. */
   out: string;
   status: ExportStatusFilter;
+  /** Only the applications of this admission round (its code); null: every round. */
+  round: string | null;
   /** Submitted on or after this instant (the start of the --since day, UTC). */
   since: Date | null;
   /** Submitted before this instant (the end of the --until day, UTC). */
@@ -39,6 +42,7 @@ and index.json. Reruns render only applications that changed since the last run 
 Options:
   --out DIR                 export folder (created when missing; holds .export-state.json)
   --status S                submitted (default), started (not yet submitted) or all
+  --round CODE              only the applications of this admission round (rounds list)
   --since YYYY-MM-DD        submitted on or after this day (UTC)
   --until YYYY-MM-DD        submitted on or before this day (UTC)
   --ids FILE                only these applications: one application id or e-mail a line
@@ -74,6 +78,7 @@ export function parseExportArgs(args: string[], cwd: string, cores: number): Exp
       options: {
         out: { type: 'string' },
         status: { type: 'string' },
+        round: { type: 'string' },
         since: { type: 'string' },
         until: { type: 'string' },
         ids: { type: 'string' },
@@ -103,6 +108,12 @@ export function parseExportArgs(args: string[], cwd: string, cores: number): Exp
   if (status !== 'submitted' && status !== 'started' && status !== 'all') {
     problems.push(`--status must be submitted, started or all (got "${status}")`);
   }
+  const round = values.round?.trim() ?? null;
+  if (round !== null && !ROUND_CODE_PATTERN.test(round)) {
+    problems.push(
+      `--round must be a round's code such as EA, as npm run cli -- rounds list prints it (got "${values.round}")`,
+    );
+  }
   const since =
     values.since === undefined ? null : attempt(() => parseDay('--since', values.since!));
   const untilDay =
@@ -129,6 +140,7 @@ export function parseExportArgs(args: string[], cwd: string, cores: number): Exp
   return {
     out: path.resolve(cwd, values.out!),
     status: status as ExportStatusFilter,
+    round,
     since,
     until: untilDay ? new Date(untilDay.getTime() + DAY_MS) : null,
     idsFile: values.ids === undefined ? null : path.resolve(cwd, values.ids),

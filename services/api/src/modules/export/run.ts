@@ -6,6 +6,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promis
 import path from 'node:path';
 import type { Db } from '../../platform/db/connect';
 import { isProcessAlive } from '../../platform/lib/process-alive';
+import { findRound } from '../rounds';
 import { buildCombinedPdf } from './combined';
 import { formatIndexCsv, formatIndexJson, type IndexMeta, type IndexRow } from './index-writers';
 import type { ExportOptions } from './options';
@@ -167,8 +168,14 @@ async function runLocked(
   }
   const writer = createStateWriter(out, state);
 
+  if (options.round !== null && !(await findRound(deps.db, options.round))) {
+    throw new ExportFatalError(
+      `There is no admission round with the code "${options.round}". See them with: npm run cli -- rounds list`,
+    );
+  }
   const { applications, unmatched } = await selectApplications(deps.db, {
     status: options.status,
+    round: options.round,
     since: options.since,
     until: options.until,
     ids,
@@ -308,6 +315,7 @@ async function runLocked(
     generated_at: generatedAt.toISOString(),
     selection: {
       status: options.status,
+      round: options.round,
       since: options.since?.toISOString().slice(0, 10) ?? null,
       until: options.until
         ? new Date(options.until.getTime() - 1).toISOString().slice(0, 10)

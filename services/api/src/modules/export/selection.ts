@@ -22,6 +22,8 @@ export interface SelectedApplication {
 
 export interface SelectionCriteria {
   status: ExportStatusFilter;
+  /** An admission round's code; null: every round. */
+  round: string | null;
   since: Date | null;
   until: Date | null;
   /** Application ids and e-mail addresses; null selects by the other criteria only. */
@@ -91,6 +93,8 @@ function filters(criteria: SelectionCriteria): SQL[] {
   const where: SQL[] = [];
   if (criteria.status === 'submitted') where.push(isNotNull(applications.submittedAt));
   if (criteria.status === 'started') where.push(isNull(applications.submittedAt));
+  // applications.round_code: the round the application belongs to (docs/rounds.md).
+  if (criteria.round !== null) where.push(sql`${applications}.round_code = ${criteria.round}`);
   if (criteria.since) where.push(gte(applications.submittedAt, criteria.since));
   if (criteria.until) where.push(lt(applications.submittedAt, criteria.until));
   return where;

@@ -12,6 +12,7 @@ import type { Db } from '../../platform/db/connect';
 import type { Clock } from '../../platform/lib/clock';
 import type { StorageDriver } from '../../platform/storage/storage-driver';
 import { readApplicationVersion } from '../application';
+import { readCoverRound } from './cover-round';
 import { readApplicationSnapshot, type ApplicationSnapshot } from './read-application';
 import type { PdfAudience } from './pdf-store';
 
@@ -118,10 +119,16 @@ export async function renderApplication(
       if ((await readApplicationVersion(deps.db, applicationId)) !== snapshot.version) continue;
       throw new Error('a converted document is missing from storage');
     }
+    // The staff and service copies name the round; the applicant knows which one they applied in.
+    const round =
+      audience === 'applicant'
+        ? null
+        : await readCoverRound(deps.db, deps.partner, snapshot.applicationId);
     const cover: ApplicationCover = {
       institution: deps.partner.schoolName,
       applicantName: formatApplicantName(snapshot.answers) || snapshot.email,
       applicationId: snapshot.applicationId,
+      ...(round ? { round } : {}),
       email: snapshot.email,
       submittedAt: snapshot.submittedAt?.toISOString() ?? null,
       generatedAt: deps.clock.now().toISOString(),

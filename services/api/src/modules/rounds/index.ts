@@ -15,4 +15,18 @@ export {
   type RoundRow,
   type RoundTimes,
 } from './round-policy';
+export {
+  RoundExistsError,
+  RoundInvalidError,
+  RoundNotFoundError,
+  addRound,
+  findRound,
+  listRounds,
+  syncPartnerRounds,
+  updateRound,
+  type Round,
+  type RoundChanges,
+} from './rounds-store';
+export { findRoundClosingTime, summarizeRound } from './round-summary';
+/** Read-only, for other modules' joins (applications.round_code). */
 export { rounds } from './schema';

@@ -73,6 +73,7 @@ export async function registerStaffArea(app: FastifyInstance, deps: StaffAreaDep
     cookies,
     pdf: deps.pdf,
     labels,
+    timeZone: deps.partner.timeZone,
   });
   await app.register(serviceApiRoutes, {
     config,

@@ -114,6 +114,8 @@ export function createStaffExports(deps: StaffExportDeps) {
         {
           out,
           status: 'all',
+          // The ids file holds the selection, round filter included (buildStaffFilters).
+          round: null,
           since: null,
           until: null,
           idsFile,
@@ -239,7 +241,7 @@ export function createStaffExports(deps: StaffExportDeps) {
       if (selected.status !== 'all') filters.push(sql`a.staff_status = ${selected.status}`);
       const where = filters.length === 0 ? sql`TRUE` : sql.join(filters, sql` AND `);
       const selection = await db.execute<{ id: string }>(
-        sql`SELECT a.user_id AS id FROM ${applications} a WHERE ${where} ORDER BY a.user_id`,
+        sql`SELECT a.id FROM ${applications} a WHERE ${where} ORDER BY a.id`,
       );
       const ids = selection.rows.map((r) => r.id);
       const [row] = await db

@@ -51,8 +51,12 @@ export function createStaffListLabels(partner: PartnerConfig): StaffListLabels {
 }
 
 /** The list's filters as SQL conditions on `applications a` (status kept apart for the counts). */
-export function buildStaffFilters(query: Pick<StaffListQuery, 'q' | 'from' | 'to'>): SQL[] {
+export function buildStaffFilters(
+  query: Pick<StaffListQuery, 'q' | 'round' | 'from' | 'to'>,
+): SQL[] {
   const conditions: SQL[] = [];
+  // applications.round_code (the round the application belongs to, docs/rounds.md).
+  if (query.round) conditions.push(sql`a.round_code = ${query.round}`);
   const words = (query.q ?? '')
     .split(/\s+/)
     .filter((w) => w !== '')

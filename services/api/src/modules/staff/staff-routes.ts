@@ -22,6 +22,7 @@ import type { StaffExports } from './staff-exports';
 import { OIDC_COOKIE, OIDC_COOKIE_PATH, OIDC_FLOW_TTL_MS, type StaffOidc } from './staff-oidc';
 import { listStaffApplications, type StaffListLabels } from './staff-list';
 import { recordListRead } from './list-audit';
+import { listStaffRounds } from './staff-rounds';
 import { createFindStaff, createRequireStaff, currentStaff, requireRole } from './require-staff';
 import {
   clearStaffCookie,
@@ -43,6 +44,8 @@ export interface StaffRouteOptions {
   exports: StaffExports | null;
   pdf: Pick<ApplicationPdfService, 'readServicePdf' | 'readServicePrint'>;
   labels: StaffListLabels;
+  /** The institution's IANA time zone, which the staff area shows round times in. */
+  timeZone: string;
 }
 
 export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (app, options) => {
@@ -193,6 +196,11 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
       });
       return answer;
     },
+  });
+
+  // Rounds and counts name no applicant: no audit row.
+  registerEndpoint(app, ENDPOINTS.listStaffRounds, {
+    handler: async () => listStaffRounds(db, options.timeZone, clock.now()),
   });
 
   registerEndpoint(app, ENDPOINTS.readStaffApplication, {

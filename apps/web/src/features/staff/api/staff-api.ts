@@ -62,6 +62,7 @@ export const staffKeys = {
   list: (query: StaffListQuery) => ['staff', 'applications', query] as const,
   application: (id: string) => ['staff', 'application', id] as const,
   exports: ['staff', 'exports'] as const,
+  rounds: ['staff', 'rounds'] as const,
 };
 
 /**
@@ -150,6 +151,15 @@ export function useStaffApplication(id: string) {
     staleTime: Infinity,
     refetchOnWindowFocus: false,
     retry: false,
+  });
+}
+
+/** The admission rounds with their counts: the list's round filter and the rounds table. */
+export function useStaffRounds() {
+  return useQuery({
+    queryKey: staffKeys.rounds,
+    queryFn: () => staffFetch('GET /staff/api/rounds'),
+    staleTime: 60_000,
   });
 }
 

@@ -30,6 +30,8 @@ import {
 import { STAFF_PATHS } from '../lib/staff-paths';
 import { StaffPageTitle } from './staff-layout';
 import { StaffSelect } from './staff-select';
+import { RoundSelect } from './round-select';
+import { RoundsTable } from './rounds-table';
 
 const SORT_LABELS: Record<StaffSort, string> = {
   submitted_desc: 'Submitted, newest first',
@@ -51,7 +53,7 @@ export function formatDate(iso: string | null): string {
   });
 }
 
-/** /staff: counts per status, search, filters, sort and server-side pages. */
+/** /staff: counts per status, search, filters, sort and server-side pages; the rounds below. */
 export function ApplicationList() {
   const me = useOutletContext<StaffMeResponse>();
   const [params, setParams] = useSearchParams();
@@ -92,13 +94,14 @@ export function ApplicationList() {
         fullWidth
         styles={{ root: { flexWrap: 'wrap' } }}
       />
-      <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="sm">
+      <SimpleGrid cols={{ base: 1, sm: 2, md: 5 }} spacing="sm">
         <TextInput
           label="Search by name or e-mail"
           type="search"
           value={search}
           onChange={(event) => setSearch(event.currentTarget.value)}
         />
+        <RoundSelect value={state.round} onChange={(round) => update({ round })} />
         <TextInput
           label="Submitted from"
           type="date"
@@ -153,6 +156,7 @@ export function ApplicationList() {
             <Table.Tr>
               <Table.Th scope="col">Name</Table.Th>
               <Table.Th scope="col">E-mail</Table.Th>
+              <Table.Th scope="col">Round</Table.Th>
               <Table.Th scope="col">Status</Table.Th>
               <Table.Th scope="col">Submitted</Table.Th>
               <Table.Th scope="col">Entry term</Table.Th>
@@ -168,6 +172,7 @@ export function ApplicationList() {
                   </Anchor>
                 </Table.Td>
                 <Table.Td>{row.email}</Table.Td>
+                <Table.Td>{row.round}</Table.Td>
                 <Table.Td>
                   <Badge color={STATUS_COLORS[row.status]} variant="light">
                     {STATUS_LABELS[row.status]}
@@ -180,7 +185,7 @@ export function ApplicationList() {
             ))}
             {list.data?.rows.length === 0 && (
               <Table.Tr>
-                <Table.Td colSpan={6}>
+                <Table.Td colSpan={7}>
                   <Text c="dimmed">No application matches.</Text>
                 </Table.Td>
               </Table.Tr>
@@ -207,6 +212,7 @@ export function ApplicationList() {
           />
         </nav>
       )}
+      <RoundsTable />
     </Stack>
   );
 }

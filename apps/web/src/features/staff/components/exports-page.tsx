@@ -34,6 +34,7 @@ import {
 } from '../lib/list-search';
 import { StaffPageTitle } from './staff-layout';
 import { StaffSelect } from './staff-select';
+import { RoundSelect } from './round-select';
 
 const EXPORT_STATUS: Record<StaffExportResponse['status'], { label: string; color: string }> = {
   running: { label: 'Running', color: 'amber' },
@@ -91,7 +92,7 @@ function ExportForm() {
           <Title order={2} size="h4" id="new-export">
             New export
           </Title>
-          <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="sm">
+          <SimpleGrid cols={{ base: 1, sm: 2, md: 5 }} spacing="sm">
             <StaffSelect
               label="Status"
               value={status}
@@ -101,6 +102,7 @@ function ExportForm() {
                 { value: 'all', label: EVERY_STATUS },
               ]}
             />
+            <RoundSelect value={filters.round} onChange={(round) => set({ round })} />
             <TextInput
               label="Name or e-mail contains"
               value={filters.q}

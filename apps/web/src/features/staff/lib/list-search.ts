@@ -1,5 +1,6 @@
-// The list's filters live in the address (?q=&status=&from=&to=&sort=&page=), so a reload, the
+// The list's filters live in the address (?q=&round=&status=&from=&to=&sort=&page=), so a reload, the
 // back button and a shared link show the same list, and the exports page starts from it.
+import { ROUND_CODE_PATTERN } from '@admissions/form';
 import {
   STAFF_SORTS,
   WEB_STATUSES,
@@ -15,6 +16,8 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export interface ListFilters {
   q: string;
+  /** An admission round's code; '' for every round. */
+  round: string;
   status: WebStatus | '';
   from: string;
   to: string;
@@ -43,6 +46,7 @@ export function readListState(params: URLSearchParams): ListState {
   };
   return {
     q: (params.get('q') ?? '').slice(0, 200),
+    round: ROUND_CODE_PATTERN.test(params.get('round') ?? '') ? (params.get('round') ?? '') : '',
     status: isStatus(status) ? status : '',
     from: date('from'),
     to: date('to'),
@@ -55,6 +59,7 @@ export function readListState(params: URLSearchParams): ListState {
 export function writeListState(state: ListState): URLSearchParams {
   const params = new URLSearchParams();
   if (state.q.trim()) params.set('q', state.q);
+  if (state.round) params.set('round', state.round);
   if (state.status) params.set('status', state.status);
   if (state.from) params.set('from', state.from);
   if (state.to) params.set('to', state.to);
@@ -75,9 +80,10 @@ export function toListQuery(state: ListState): StaffListQuery {
 /** The selection an export takes: the list's filters without the order and the page. */
 export function toExportFilters(
   filters: ListFilters,
-): Pick<StaffListQuery, 'q' | 'status' | 'from' | 'to'> {
-  const selection: Pick<StaffListQuery, 'q' | 'status' | 'from' | 'to'> = {};
+): Pick<StaffListQuery, 'q' | 'round' | 'status' | 'from' | 'to'> {
+  const selection: Pick<StaffListQuery, 'q' | 'round' | 'status' | 'from' | 'to'> = {};
   if (filters.q.trim()) selection.q = filters.q.trim();
+  if (filters.round) selection.round = filters.round;
   if (filters.status) selection.status = filters.status;
   if (filters.from) selection.from = filters.from;
   if (filters.to) selection.to = filters.to;
@@ -97,6 +103,7 @@ export function describeSelection(filters: StaffExportBody['filters']): string {
   // No status: an export recorded before it defaulted to submitted, which took every status.
   const { status } = filters;
   const parts: string[] = [status && status !== 'all' ? STATUS_LABELS[status] : EVERY_STATUS];
+  if (filters.round) parts.push(`round ${filters.round}`);
   if (filters.q) parts.push(`matching “${filters.q}”`);
   if (filters.from) parts.push(`submitted from ${filters.from}`);
   if (filters.to) parts.push(`submitted to ${filters.to}`);
