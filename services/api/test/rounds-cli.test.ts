@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PARTNER, mergePartnerConfig } from '@admissions/form';
+import { RoundCode } from '@admissions/api-contract';
+import { DEFAULT_PARTNER, ROUND_CODE_PATTERN, mergePartnerConfig } from '@admissions/form';
 import {
   RoundExistsError,
   addRound,
@@ -37,6 +38,10 @@ const PARTNER_FILE = {
   ],
 };
 const PARTNER = mergePartnerConfig(DEFAULT_PARTNER, PARTNER_FILE);
+
+it("the CLI's and the configuration's round code is the API's", () => {
+  expect(ROUND_CODE_PATTERN.source).toBe(RoundCode.pattern);
+});
 
 describe.each(availableDrivers())('rounds CLI commands (%s)', (driver) => {
   let t: TestRuntime;
