@@ -78,7 +78,7 @@ type Side = 'before' | 'edge' | 'after';
 interface Outcome {
   /** Due time on performance.now()'s clock; latency counts from it. */
   scheduled: number;
-  /** Date.now() when the request left (the client's send time, judged against the deadline). */
+  /** When the request left (sendRequest's sentAt): the client's send time, judged against the deadline. */
   sentAt: number;
   latency: number;
   status: number;
@@ -405,8 +405,7 @@ try {
           chain = chain.then(async () => {
             const patch = createSavePatch();
             ledger.recordSent(patch);
-            const sentAt = Date.now();
-            const { status, body } = await sendRequest(
+            const { status, body, sentAt } = await sendRequest(
               agentFor.get(applicant.url)!,
               `${applicant.url}${API_ROUTES.answer}`,
               { method: 'PUT', cookie: applicant.cookie, body: JSON.stringify(patch) },
@@ -432,12 +431,11 @@ try {
     sends.push({
       at: scheduled,
       fire: () => {
-        const sentAt = Date.now();
         const agent = agentFor.get(applicant.url)!;
         const work = sendRequest(agent, `${applicant.url}${API_ROUTES.submit}`, {
           method: 'POST',
           cookie: applicant.cookie,
-        }).then(async ({ status, body }) => {
+        }).then(async ({ status, body, sentAt }) => {
           const outcome: SubmitOutcome & { phase: Phase } = {
             applicant,
             scheduled,
@@ -593,9 +591,11 @@ try {
       'slow server is not sent less (autocannon’s rate options still wait for each answer on a ' +
       'connection, which hides queueing: coordinated omission). Keep-alive connections, at most ' +
       '1,024 per API process; the applicants are split evenly over the two processes, as a ' +
-      'balancer with keep-alive would. A request is judged by the time it was sent (this ' +
-      `machine’s clock, the server’s too) against the deadline; within ±${EDGE_MS} ms it is ` +
-      '“at the edge”, counted apart. Afterwards every saver’s answers are read back ' +
+      'balancer with keep-alive would. A request is judged by the time it was sent (handed to ' +
+      'the operating system; this machine’s clock, the server’s too) against the deadline; ' +
+      `within ±${EDGE_MS} ms it is “at the edge”, counted apart (the server judges by its ` +
+      'receipt time, so one that waits longer than that in a saturated server is refused ' +
+      'although sent before). Afterwards every saver’s answers are read back ' +
       '(`GET /api/profile`) against the last acknowledged value per key, every submitter’s ' +
       'application is read back (`GET /api/applications`: submitted or not, and its receipt ' +
       'time), and the PDF jobs’ times are read from pg-boss (`render-application-pdf`) once ' +
@@ -756,6 +756,17 @@ try {
         : ['Every check after the run passed.']),
       ...(readBack.lost.length > 0
         ? [`Lost saves (first 5): ${JSON.stringify(readBack.lost.slice(0, 5))}`]
+        : []),
+      ...(savesRefusedBefore.length > 0
+        ? [
+            'Saves refused although sent before the deadline (first 5: ms before it, latency): ' +
+              savesRefusedBefore
+                .slice(0, 5)
+                .map(
+                  (s) => `${closesAt - s.sentAt} ms, ${formatMs(s.latency)} ${s.status} ${s.code}`,
+                )
+                .join('; '),
+          ]
         : []),
       ...(submitsRefusedBefore.length > 0
         ? [

@@ -11,6 +11,13 @@ export interface SentResponse {
   status: number;
   /** The response body (a refusal's `{message, code}`), or the error's name. */
   body: string;
+  /**
+   * Date.now() when the whole request had been handed to the operating system (the request's
+   * 'finish'), or when it was asked for if it never was: the client's send time. A busy load
+   * generator writes later than it asks, and a request judged against a deadline must be judged
+   * by when it really left.
+   */
+  sentAt: number;
 }
 
 /**
@@ -23,6 +30,7 @@ export function sendRequest(
   options: { method: string; cookie?: string; body?: string; timeoutMs?: number },
 ): Promise<SentResponse> {
   return new Promise((resolve) => {
+    let sentAt = Date.now();
     // The SPA's headers (fetch-handler.ts): the request guard refuses a write without the JSON
     // type (415), an empty POST /api/submit included.
     const headers: Record<string, string | number> = {
@@ -39,14 +47,16 @@ export function sendRequest(
         resolve({
           status: response.statusCode ?? 0,
           body: Buffer.concat(chunks).toString('utf8'),
+          sentAt,
         }),
       );
-      response.once('error', (error) => resolve({ status: 0, body: error.name }));
+      response.once('error', (error) => resolve({ status: 0, body: error.name, sentAt }));
     });
     request.setTimeout(options.timeoutMs ?? 30_000, () =>
       request.destroy(Object.assign(new Error('timed out'), { name: 'TimeoutError' })),
     );
-    request.once('error', (error) => resolve({ status: 0, body: error.name }));
+    request.once('finish', () => (sentAt = Date.now()));
+    request.once('error', (error) => resolve({ status: 0, body: error.name, sentAt }));
     request.end(options.body);
   });
 }
