@@ -2,6 +2,8 @@
 // they must not compete for the two cores), then BENCHMARKS.md rewritten from this run alone —
 // the machine, the date, and each benchmark's figures as it reported them (bench/report.ts).
 // `npm run bench -- --print` runs everything but leaves BENCHMARKS.md alone.
+// `npm run bench -- deadline` (any names) runs only the benchmarks whose file names contain one of
+// them and replaces just their sections in BENCHMARKS.md, each marked as measured alone.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -10,6 +12,7 @@ import { renderTable, type BenchSection } from './report';
 
 const root = path.resolve(import.meta.dirname, '..');
 const printOnly = process.argv.includes('--print');
+const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 
 /** The workspaces with a bench script, in the order their sections appear. */
 const WORKSPACES = ['packages/form', 'services/api', 'apps/web'];
@@ -25,6 +28,7 @@ const SECTION_ORDER = [
   'load',
   'autosave',
   'faults',
+  'deadline',
   'front-end',
 ];
 
@@ -109,16 +113,52 @@ function renderBenchmarks(options: {
       '',
     );
   }
-  for (const section of orderSections(options.sections)) {
-    lines.push(`## ${section.title}`, '', `Command: \`${section.command}\``, '');
-    lines.push(section.description, '');
-    for (const table of section.tables) lines.push(renderTable(table), '');
-    for (const note of section.notes ?? []) lines.push(`- ${note}`);
-    if ((section.notes ?? []).length > 0) lines.push('');
-  }
-  const historyFile = path.join(root, 'bench/history.md');
+  for (const section of orderSections(options.sections)) lines.push(...renderSection(section));
   if (existsSync(historyFile)) lines.push(readFileSync(historyFile, 'utf8').trim(), '');
   return lines.join('\n');
+}
+
+const historyFile = path.join(root, 'bench/history.md');
+
+function renderSection(section: BenchSection): string[] {
+  const lines = [`## ${section.title}`, '', `Command: \`${section.command}\``, ''];
+  lines.push(section.description, '');
+  for (const table of section.tables) lines.push(renderTable(table), '');
+  for (const note of section.notes ?? []) lines.push(`- ${note}`);
+  if ((section.notes ?? []).length > 0) lines.push('');
+  return lines;
+}
+
+/**
+ * BENCHMARKS.md with the sections of a run of some benchmarks put in place of their earlier
+ * figures (or before the history, when new); the header and every other section stay as the
+ * last whole run left them. Each replaced section says when and how it was measured, since the
+ * header's date and load are not its own.
+ */
+function mergeSections(existing: string, sections: BenchSection[], measured: string): string {
+  const historyHeading = existsSync(historyFile)
+    ? readFileSync(historyFile, 'utf8').split('\n', 1)[0]!
+    : '## Earlier runs and what changed';
+  const lines = existing.split('\n');
+  const historyAt = lines.indexOf(historyHeading);
+  const body = historyAt === -1 ? lines : lines.slice(0, historyAt);
+  const tail = historyAt === -1 ? [] : lines.slice(historyAt);
+  // Blocks start at each `## ` heading; the first block is the header.
+  const blocks: string[][] = [[]];
+  for (const line of body) {
+    if (line.startsWith('## ')) blocks.push([]);
+    blocks.at(-1)!.push(line);
+  }
+  for (const section of sections) {
+    const rendered = renderSection({
+      ...section,
+      notes: [...(section.notes ?? []), measured],
+    });
+    const at = blocks.findIndex((block) => block[0] === `## ${section.title}`);
+    if (at === -1) blocks.push(rendered);
+    else blocks[at] = rendered;
+  }
+  return [...blocks.flat(), ...tail].join('\n');
 }
 
 const startedAt = new Date();
@@ -126,6 +166,12 @@ const loadBefore = formatLoad();
 const machine = describeMachine();
 const resultsDir = mkdtempSync(path.join(os.tmpdir(), 'bench-results-'));
 const failures: string[] = [];
+const ran: string[] = [];
+/** A workspace's benchmark files (`bench/*-bench.ts`), which the names of a partial run select. */
+function listBenchFiles(workspace: string): string[] {
+  const dir = path.join(root, workspace, 'bench');
+  return existsSync(dir) ? readdirSync(dir).filter((file) => file.endsWith('-bench.ts')) : [];
+}
 try {
   for (const workspace of WORKSPACES) {
     const manifest = JSON.parse(
@@ -134,8 +180,19 @@ try {
       scripts?: Record<string, string>;
     };
     if (!manifest.scripts?.bench) continue;
+    if (only.length > 0 && !listBenchFiles(workspace).some((f) => only.some((n) => f.includes(n))))
+      continue;
+    ran.push(workspace);
     console.log(`\n##### ${workspace} #####`);
-    const result = spawnSync('npm', ['run', '--silent', 'bench', '-w', workspace], {
+    const args = [
+      'run',
+      '--silent',
+      'bench',
+      '-w',
+      workspace,
+      ...(only.length ? ['--', ...only] : []),
+    ];
+    const result = spawnSync('npm', args, {
       cwd: root,
       stdio: 'inherit',
       env: { ...process.env, BENCH_RESULTS_DIR: resultsDir },
@@ -146,7 +203,26 @@ try {
     .filter((file) => file.endsWith('.json'))
     .map((file) => JSON.parse(readFileSync(path.join(resultsDir, file), 'utf8')) as BenchSection);
   const minutes = (Date.now() - startedAt.getTime()) / 60_000;
-  if (!printOnly) {
+  if (only.length > 0 && ran.length === 0) {
+    console.error(`No benchmark file matches ${only.join(', ')}.`);
+    process.exitCode = 1;
+  } else if (!printOnly && only.length > 0 && sections.length > 0) {
+    const file = path.join(root, 'BENCHMARKS.md');
+    const measured =
+      `Measured alone with \`npm run bench -- ${only.join(' ')}\` on ` +
+      `${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC (${minutes.toFixed(1)} ` +
+      `minutes; load average 1 / 5 / 15 min before: ${loadBefore}, after: ${formatLoad()}), ` +
+      'not in the run the header describes.';
+    writeFileSync(
+      file,
+      mergeSections(existsSync(file) ? readFileSync(file, 'utf8') : '', sections, measured),
+    );
+    spawnSync('npx', ['prettier', '--write', '--log-level', 'warn', 'BENCHMARKS.md'], {
+      cwd: root,
+      stdio: 'inherit',
+    });
+    console.log(`\nBENCHMARKS.md: ${sections.length} sections replaced or added.`);
+  } else if (!printOnly && only.length === 0) {
     const markdown = renderBenchmarks({
       sections,
       failures,

@@ -30,38 +30,69 @@ export const REQUEST_TIMEOUT_MS = 10_000;
 
 export interface Applicant {
   userId: string;
+  email: string;
   /** The session cookie's value (`sid`, plain http). */
   sid: string;
+}
+
+export interface DirectSeedOptions {
+  /**
+   * Also write an empty application (default). Without it the service starts the application
+   * at the applicant's first request, as it does for a new account (the deadline bench lets the
+   * service put it in a round).
+   */
+  withApplication?: boolean;
+  /** The e-mail addresses are `<prefix><i>.<random>@example.edu`. */
+  emailPrefix?: string;
+  /** Applicants written at the same time (thousands for a benchmark). */
+  concurrency?: number;
 }
 
 /**
  * Applicants with a confirmed account, an empty application and a live session, written straight
  * into the database (no sign-up e-mails, no argon2): the scenarios are about what happens next.
  */
-export async function seedApplicants(databaseUrl: string, count: number): Promise<Applicant[]> {
-  const database = await openDatabase({ databaseUrl, dataDir: '/nonexistent', poolSize: 2 });
+export async function seedApplicants(
+  databaseUrl: string,
+  count: number,
+  { withApplication = true, emailPrefix = 'fault', concurrency = 1 }: DirectSeedOptions = {},
+): Promise<Applicant[]> {
+  const database = await openDatabase({
+    databaseUrl,
+    dataDir: '/nonexistent',
+    poolSize: Math.max(2, concurrency),
+  });
   try {
-    const seeded: Applicant[] = [];
-    for (let i = 0; i < count; i++) {
+    const seeded: Applicant[] = new Array<Applicant>(count);
+    let next = 0;
+    const seedOne = async (i: number) => {
       const userId = randomUUID();
+      const email = `${emailPrefix}${i}.${userId.slice(0, 8)}@example.edu`;
       await database.db.insert(users).values({
         id: userId,
-        email: `fault${i}.${userId.slice(0, 8)}@example.edu`,
+        email,
         passwordHash: 'seeded-without-a-password',
         confirmedAt: new Date(),
       });
-      await database.db.insert(applications).values({
-        id: userId,
-        userId,
-        roundCode: 'DEFAULT',
-        answer: {},
-        sensitive: {},
-        addAnother: {},
-        tabs: {},
-        webStatus: ['started'],
-      });
-      seeded.push({ userId, sid: await createSession(database.db, userId, new Date()) });
-    }
+      if (withApplication) {
+        await database.db.insert(applications).values({
+          id: userId,
+          userId,
+          roundCode: 'DEFAULT',
+          answer: {},
+          sensitive: {},
+          addAnother: {},
+          tabs: {},
+          webStatus: ['started'],
+        });
+      }
+      seeded[i] = { userId, email, sid: await createSession(database.db, userId, new Date()) };
+    };
+    await Promise.all(
+      Array.from({ length: Math.min(concurrency, count) }, async () => {
+        while (next < count) await seedOne(next++);
+      }),
+    );
     return seeded;
   } finally {
     await database.close();

@@ -15,7 +15,7 @@ import {
   maxLengthFor,
 } from '@admissions/form';
 import { COMPLETE_FIXTURE } from '@admissions/answer-view/fixtures';
-import { API_ROUTES } from '@admissions/api-contract';
+import { API_ROUTES, ENDPOINT_ROUTES, routePath } from '@admissions/api-contract';
 import { generateSchools } from '../../bench/lookup-bench-data';
 import { AnswerLedger } from './answer-ledger';
 import type { ProcessStack } from './process-stack';
@@ -67,8 +67,8 @@ export interface ApplicantLedger {
   answers: AnswerLedger;
 }
 
-// Deterministic, so two runs send the same kind of traffic.
-function createRandom(seed: number): () => number {
+/** Deterministic, so two runs send the same kind of traffic. */
+export function createRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state * 1_664_525 + 1_013_904_223) >>> 0;
@@ -92,7 +92,12 @@ async function postJson(url: string, body: unknown, cookie?: string): Promise<Re
   });
 }
 
-async function runLimited<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>) {
+/** Runs `task` over `items`, at most `limit` at a time. */
+export async function runLimited<T>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T) => Promise<void>,
+) {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(limit, items.length) }, async () => {
@@ -160,6 +165,108 @@ export async function seedApplicants(
   return applicants;
 }
 
+/** How the applications of prepareCompleteApplications came to be in their round. */
+export type RoundChoice = 'chosen' | 'no rounds in this service';
+
+/** One request of seeding; a 503 (load shedding on a busy machine) is retried as a client would. */
+async function sendAsApplicant(
+  applicant: Applicant,
+  method: string,
+  route: string,
+  body?: unknown,
+): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const response = await fetch(`${applicant.url}${route}`, {
+      method,
+      headers: {
+        cookie: applicant.cookie,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (response.status !== 503 || attempt === 10) return response;
+    await response.arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+  }
+}
+
+async function expectOk(what: string, response: Promise<Response>): Promise<void> {
+  const answered = await response;
+  if (answered.status !== 200) {
+    throw new Error(`${what}: ${answered.status} ${await answered.text()}`);
+  }
+}
+
+/**
+ * Each applicant's application made complete through the real routes, as the SPA leaves it
+ * before a submit: the first GET /api/profile (which opens the application), PUT
+ * /api/application with `round` when one is given (issue #29: start it in that round), then the
+ * answers, the chosen tabs and the add-another counts of COMPLETE_FIXTURE, so that POST
+ * /api/submit validates and the PDF shows every block. A service without PUT /api/application
+ * (before #29) answers 404 NOT_FOUND, not ROUND_NOT_FOUND: the applications stay where the service put them and
+ * the result says so.
+ */
+export async function prepareCompleteApplications(
+  applicants: readonly Applicant[],
+  {
+    round,
+    forSubmit = true,
+    concurrency = 16,
+  }: {
+    round?: string;
+    /** Also the tabs and add-another counts (false: the answers alone, enough for saving). */
+    forSubmit?: boolean;
+    concurrency?: number;
+  } = {},
+): Promise<RoundChoice> {
+  let choice: RoundChoice = 'chosen';
+  const { tabs, addAnother, answers } = COMPLETE_FIXTURE;
+  await runLimited(applicants, concurrency, async (applicant) => {
+    await expectOk('first profile read', sendAsApplicant(applicant, 'GET', API_ROUTES.profile));
+    if (round !== undefined && choice === 'chosen') {
+      const chosen = await sendAsApplicant(
+        applicant,
+        'PUT',
+        routePath(ENDPOINT_ROUTES.chooseApplication),
+        { round },
+      );
+      const text = await chosen.text();
+      const parsed = JSON.parse(text || '{}') as { code?: string; current?: string | null };
+      if (chosen.status === 404 && parsed.code !== 'ROUND_NOT_FOUND') {
+        choice = 'no rounds in this service';
+      } else if (chosen.status !== 200 || parsed.current !== round) {
+        throw new Error(`choose round ${round}: ${chosen.status} ${text}`);
+      }
+    }
+    await expectOk(
+      'complete answers',
+      sendAsApplicant(applicant, 'PUT', API_ROUTES.answer, answers),
+    );
+    if (!forSubmit) return;
+    await Promise.all([
+      ...Object.entries(tabs).map(([tabId, chosenTab]) =>
+        expectOk(
+          `tab ${tabId}`,
+          sendAsApplicant(applicant, 'PUT', routePath(ENDPOINT_ROUTES.chooseTab), {
+            tab_id: tabId,
+            chosen_tab: chosenTab,
+          }),
+        ),
+      ),
+      ...Object.entries(addAnother).map(([buttonId, count]) =>
+        expectOk(
+          `add-another ${buttonId}`,
+          sendAsApplicant(applicant, 'PUT', routePath(ENDPOINT_ROUTES.saveAddAnother), {
+            button_id: buttonId,
+            num_components: count,
+          }),
+        ),
+      ),
+    ]);
+  });
+  return choice;
+}
+
 /**
  * Imports `count` generated schools (bench/lookup-bench-data.ts) with `npm run cli -- lookup
  * import`, and returns what applicants type into the school field: beginnings of those names.
@@ -215,6 +322,28 @@ function listAnswerChoices(): AnswerChoice[] {
   return choices;
 }
 
+/**
+ * The patches of an applicant editing a complete application, one field at a time, as the SPA
+ * sends them (buildAnswerPatch: value, `_desc` companion, cleared dependents); text answers get a
+ * new value on every call, so each save changes what is stored.
+ */
+export function createSavePatchMaker(random: () => number): () => Record<string, string> {
+  const choices = listAnswerChoices();
+  let saves = 0;
+  return () => {
+    const choice = choices[Math.floor(random() * choices.length)]!;
+    const patch = { ...choice.patch };
+    if (choice.varies) {
+      // Never longer than the field: from save 36^3 on the mark is 6 characters, more than a
+      // 5-character TOEFL score holds (0.16 % of the saves answered 400 once the API made that
+      // many in a run).
+      const mark = ` #${(++saves).toString(36)}`.slice(-choice.limit);
+      patch[choice.key] = `${patch[choice.key]!.slice(0, choice.limit - mark.length)}${mark}`;
+    }
+    return patch;
+  };
+}
+
 export interface LoadOptions {
   applicants: readonly Applicant[];
   /** Default: one per applicant. */
@@ -252,12 +381,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
   const random = createRandom(options.seed ?? 20_261_122);
   const saveShare = options.mix?.save ?? 0.7;
   const profileShare = saveShare + (options.mix?.profile ?? 0.2);
-  const choices = listAnswerChoices();
+  const createSavePatch = createSavePatchMaker(random);
   const routes = new Map<RouteName, RouteStats>(
     ROUTE_NAMES.map((name) => [name, { statuses: new Map(), latencies: [] }]),
   );
   const ledgers = new Map<string, ApplicantLedger>();
-  let saves = 0;
   let nextConnection = 0;
 
   const requestsFor = (applicant: Applicant): autocannon.Request[] => {
@@ -272,16 +400,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
         setupRequest: (request) => {
           const draw = random();
           if (draw < saveShare) {
-            const choice = choices[Math.floor(random() * choices.length)]!;
-            const patch = { ...choice.patch };
-            if (choice.varies) {
-              // Never longer than the field: from save 36^3 on the mark is 6 characters, more than
-              // a 5-character TOEFL score holds (0.16 % of the saves answered 400 once the API
-              // made that many in a run).
-              const mark = ` #${(++saves).toString(36)}`.slice(-choice.limit);
-              patch[choice.key] =
-                `${patch[choice.key]!.slice(0, choice.limit - mark.length)}${mark}`;
-            }
+            const patch = createSavePatch();
             inFlight = { route: 'PUT /api/answer', started: performance.now(), patch };
             ledger.recordSent(patch);
             return {
