@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { Navigate } from 'react-router';
-import { Anchor, Container, Group, List, Paper, Text, Title } from '@mantine/core';
+import { Anchor, Box, Container, Group, List, Paper, Text, Title } from '@mantine/core';
 import { MESSAGES } from '@admissions/api-contract';
 import { DEFAULT_ROUTE } from '../../../config/paths';
 import { AccountPopover } from '../../../features/account/components/account-popover';
 import { PdfDownload } from '../../../features/application-pdf/components/pdf-download';
 import { Frame } from '../../../features/layout/components/frame';
 import { useProfile } from '../../../features/profile/api/get-profile';
+import { RoundPicker, useApplications } from '../../../features/rounds';
 import { getPartner } from '../../../shared/lib/partner';
 import { isLoggedIn } from '../../../shared/lib/session';
 import { FullScreenLoader } from '../../../shared/ui/full-screen-loader';
@@ -25,6 +26,8 @@ export function Component() {
 
 function Completion() {
   const profile = useProfile();
+  // Issue #29: "Apply to another round" below the receipt, once the rounds have answered.
+  const applications = useApplications();
   if (!profile.data) return <FullScreenLoader />;
   const submitted = profile.data.web_status.some((entry) => entry.web_status === 'submitted');
   if (!submitted) return <Navigate to={DEFAULT_ROUTE} replace />;
@@ -61,6 +64,11 @@ function Completion() {
             <PdfDownload />
           </Group>
         </Paper>
+        {applications.data && (
+          <Box mt="lg">
+            <RoundPicker view={applications.data} />
+          </Box>
+        )}
       </Container>
     </Frame>
   );
