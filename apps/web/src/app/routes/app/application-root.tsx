@@ -18,7 +18,7 @@ import { Frame } from '../../../features/layout/components/frame';
 import { profileQueryOptions, useProfile } from '../../../features/profile/api/get-profile';
 import {
   DeadlineBanner,
-  RoundPicker,
+  RoundPickerSlot,
   useApplications,
   useRoundClosedMessage,
   type ApplicationsView,
@@ -157,7 +157,7 @@ function ApplicationShell({
         <ApplicationChrome
           deadline={rounds && <DeadlineBanner view={rounds} />}
           // A new cycle: the closed round's application reads only, another round may be open.
-          whenClosed={rounds && <RoundPicker view={rounds} />}
+          whenClosed={rounds && <RoundPickerSlot />}
         />
         {notice}
         <Outlet />

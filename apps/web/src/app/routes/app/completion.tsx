@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Navigate } from 'react-router';
 import { Anchor, Box, Container, Group, List, Paper, Text, Title } from '@mantine/core';
 import { MESSAGES } from '@admissions/api-contract';
@@ -7,12 +7,20 @@ import { AccountPopover } from '../../../features/account/components/account-pop
 import { PdfDownload } from '../../../features/application-pdf/components/pdf-download';
 import { Frame } from '../../../features/layout/components/frame';
 import { useProfile } from '../../../features/profile/api/get-profile';
-import { RoundPicker, useApplications } from '../../../features/rounds';
 import { getPartner } from '../../../shared/lib/partner';
 import { isLoggedIn } from '../../../shared/lib/session';
 import { FullScreenLoader } from '../../../shared/ui/full-screen-loader';
 
 export const NEXT_STEPS_HEADING = 'What happens next';
+
+// Issue #29's "Apply to another round", loaded after the page. Imported here and not through the
+// rounds feature's index: code this page shared with the form pages' root was merged by Rollup
+// into this page's chunk, which a first visit to /about then downloaded (bundle budget).
+const RoundPicker = lazy(() =>
+  import('../../../features/rounds/components/round-picker').then((module) => ({
+    default: module.RoundPicker,
+  })),
+);
 
 /** /completion: only makes sense once the application is submitted. */
 export function Component() {
@@ -26,8 +34,6 @@ export function Component() {
 
 function Completion() {
   const profile = useProfile();
-  // Issue #29: "Apply to another round" below the receipt, once the rounds have answered.
-  const applications = useApplications();
   if (!profile.data) return <FullScreenLoader />;
   const submitted = profile.data.web_status.some((entry) => entry.web_status === 'submitted');
   if (!submitted) return <Navigate to={DEFAULT_ROUTE} replace />;
@@ -64,11 +70,12 @@ function Completion() {
             <PdfDownload />
           </Group>
         </Paper>
-        {applications.data && (
-          <Box mt="lg">
-            <RoundPicker view={applications.data} />
-          </Box>
-        )}
+        {/* Issue #29: "Apply to another round", once the rounds have answered. */}
+        <Box mt="lg">
+          <Suspense fallback={null}>
+            <RoundPicker />
+          </Suspense>
+        </Box>
       </Container>
     </Frame>
   );

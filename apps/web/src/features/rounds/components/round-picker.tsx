@@ -2,10 +2,11 @@ import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert, Button, Checkbox, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
 import { MESSAGES } from '@admissions/api-contract';
-import { formatRoundTime } from '@admissions/form';
 import { PATHS } from '../../../config/paths';
 import { useChooseApplication } from '../api/choose-application';
-import type { ApplicationsView } from '../lib/round-clock';
+import { useApplications } from '../api/get-applications';
+import { PICKER_TEXTS } from '../lib/picker-texts';
+import { describeTime, type ApplicationsView } from '../lib/round-clock';
 import {
   describeApplicationStatus,
   describeEntryTerm,
@@ -15,19 +16,18 @@ import {
 } from '../lib/round-choices';
 import { useServerNow } from '../lib/use-server-now';
 
-export const PICKER_TEXTS = {
-  title: 'Apply to another round',
-  copy: 'Start from my last application',
-  copyNote:
-    'Your answers are copied into the new application, except sensitive answers (such as your Social Security number), disciplinary answers and uploaded documents: you answer and upload those again.',
-} as const;
-
 /**
  * "Apply to another round" (docs/screens-and-routes.md): start an application in an open round,
  * or open one the applicant holds. Choosing makes it the current application (PUT
  * /api/application), every cached call is fetched again, and the applicant lands on it.
  */
-export function RoundPicker({ view }: { view: ApplicationsView }) {
+export function RoundPicker() {
+  const applications = useApplications();
+  // Nothing to offer until the rounds have answered (or when they could not be read).
+  return applications.data ? <RoundChoices view={applications.data} /> : null;
+}
+
+function RoundChoices({ view }: { view: ApplicationsView }) {
   const navigate = useNavigate();
   const choose = useChooseApplication();
   const [copy, setCopy] = useState(false);
@@ -70,7 +70,7 @@ export function RoundPicker({ view }: { view: ApplicationsView }) {
                 <Group justify="space-between" wrap="wrap" gap="xs">
                   <Text>
                     <strong>{round.name}</strong> ({describeEntryTerm(round.entry_term)}), deadline{' '}
-                    {formatRoundTime(round.deadline, view.time_zone)}
+                    {describeTime(round.deadline, view.time_zone)}
                   </Text>
                   <Button
                     loading={busy(round.code)}

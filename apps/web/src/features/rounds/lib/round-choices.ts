@@ -1,9 +1,8 @@
 // What the round picker offers: the open rounds the applicant has no application in yet, and the
 // applications they hold (docs/screens-and-routes.md).
 import type { ApplicantApplication, RoundSummary } from '@admissions/api-contract';
-import { formatRoundTime } from '@admissions/form';
 import { getPartner } from '../../../shared/lib/partner';
-import { isRoundOpen, type ApplicationsView } from './round-clock';
+import { describeTime, isRoundOpen, type ApplicationsView } from './round-clock';
 
 export interface RoundChoices {
   /** Open rounds without an application of the applicant's. */
@@ -49,6 +48,6 @@ export function describeApplicationStatus(
 ): string {
   if (application.status !== 'submitted') return 'In progress';
   return application.submitted_at
-    ? `Submitted on ${formatRoundTime(application.submitted_at, timeZone)}`
+    ? `Submitted on ${describeTime(application.submitted_at, timeZone)}`
     : 'Submitted';
 }

@@ -104,6 +104,15 @@ export function describeTimeLeft(leftMs: number, roundName: string): string {
   return `${minutes} ${unit} left to submit your ${roundName} application.`;
 }
 
+/**
+ * A time as the rounds' messages write it (formatRoundTime, packages/form). The picker calls this
+ * rather than the package, so the formatter stays in one chunk with the clock: imported from two
+ * chunks, Rollup merged it into Mantine's Paper chunk, which /login downloads (bundle budget).
+ */
+export function describeTime(iso: string, timeZone: string): string {
+  return formatRoundTime(iso, timeZone);
+}
+
 /** The banner's sentence: the round and its published deadline in the institution's time zone. */
 export function describeDeadline(round: RoundSummary, timeZone: string): string {
   return `The ${round.name} deadline is ${formatRoundTime(round.deadline, timeZone)}. Submit your application before then.`;
