@@ -108,7 +108,9 @@ export function ApplicationProvider({
     if (!snapshot.is_logged_in || snapshot.web_status !== null || status.isClosed) return;
     status.update({ web_status: 'started' });
     postWebStatus('started').catch((error: unknown) => {
-      showErrorToast('Error', error instanceof Error ? error.message : MESSAGES.unexpected);
+      // The round closed as the page opened (the clock said open): read-only, not an error.
+      if (isRoundClosedError(error)) status.close(error.message, true);
+      else showErrorToast('Error', error instanceof Error ? error.message : MESSAGES.unexpected);
     });
   }, [status]);
 
