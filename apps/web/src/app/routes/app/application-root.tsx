@@ -65,7 +65,6 @@ function LoggedInApplication() {
         snapshot,
         addAnother: addAnother.data,
         tabs: tabs.data,
-        closedMessage,
       }}
       closedMessage={closedMessage}
       rounds={rounds}

@@ -25,13 +25,14 @@ export interface ApplicationInitialState {
   snapshot: ClientSnapshot;
   addAnother: Readonly<Record<string, number>>;
   tabs: Readonly<Record<string, string>>;
-  /** The round's ROUND_CLOSED message when it has closed already: the application reads only. */
-  closedMessage?: string | null;
 }
 
 /** The four concerns, wired so visibility and errors follow the tabs and the web status. */
-function createStates(initial: ApplicationInitialState): ApplicationStates {
-  const status = new StatusState(initial.snapshot, initial.closedMessage ?? null);
+function createStates(
+  initial: ApplicationInitialState,
+  closedMessage: string | null,
+): ApplicationStates {
+  const status = new StatusState(initial.snapshot, closedMessage);
   const layout = new LayoutState({ tabs: initial.tabs, addAnother: initial.addAnother });
   const answers = new AnswersState(initial.answers, {
     isLoggedIn: () => status.snapshot.is_logged_in,
@@ -62,14 +63,17 @@ export function ApplicationProvider({
   initial: ApplicationInitialState;
   /** The app updates the cached profile so /completion knows (features do not share caches). */
   onSubmitted: () => void;
-  /** Set by the app when the round's clock passes its closing (the rounds feature's). */
+  /**
+   * The round's ROUND_CLOSED message once its clock has passed the closing (the rounds feature's,
+   * set by the app): from the first render when it has closed already, or when it closes.
+   */
   closedMessage?: string | null;
   children: ReactNode;
 }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const queryClient = useQueryClient();
-  const [states] = useState(() => createStates(initial));
+  const [states] = useState(() => createStates(initial, closedMessage));
   const { answers, status } = states;
   // The application's field state (issue #16): uncontrolled, so a keystroke stays in its input
   // and renders nothing here; validation runs packages/form's rules over all the answers.
