@@ -23,7 +23,12 @@ export interface BrowserSuite {
  * each test.
  */
 export function useBrowserSuite(
-  options: { name: string; waitMs: number },
+  options: {
+    name: string;
+    waitMs: number;
+    /** More of the server's environment, made just before it starts (a partner file's times). */
+    env?: () => Promise<Record<string, string>>;
+  },
   bind: (suite: BrowserSuite) => void,
 ): void {
   let server: RunningServer | undefined;
@@ -31,7 +36,8 @@ export function useBrowserSuite(
   let current: BrowserSuite | undefined;
 
   beforeAll(async () => {
-    server = await startServer({ PUBLIC_RATE_LIMIT: '1000' }, { name: options.name });
+    const env = (await options.env?.()) ?? {};
+    server = await startServer({ PUBLIC_RATE_LIMIT: '1000', ...env }, { name: options.name });
     browser = await launchBrowser();
   });
 

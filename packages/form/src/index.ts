@@ -23,3 +23,4 @@ export * from './upload-rules';
 export * from './page-map';
 export * from './integrity';
 export * from './dictionary';
+export * from './rounds';

@@ -31,6 +31,16 @@ const APPLICATION_DEFAULTS: Record<string, Handler> = {
   'PUT /api/answer': { body: { message: 'Your answers were saved.' } },
   'POST /api/validations': { body: { message: 'Saved.' } },
   'GET /api/document-answer': { body: {} },
+  // Issue #29: no admission rounds (no deadline banner, no picker) unless a test gives some.
+  'GET /api/applications': () => ({
+    body: {
+      time_zone: 'America/Chicago',
+      server_time: new Date().toISOString(),
+      current: null,
+      applications: [],
+      rounds: [],
+    },
+  }),
   // The completion page's PDF copy: still being made unless a test says otherwise.
   'GET /api/pdf': { body: { status: 'IN_PROGRESS', url: '', message: 'Generating' } },
 };

@@ -16,6 +16,13 @@ import {
 import { buildClientSnapshot } from '../../../features/application/lib/client-snapshot';
 import { Frame } from '../../../features/layout/components/frame';
 import { profileQueryOptions, useProfile } from '../../../features/profile/api/get-profile';
+import {
+  DeadlineBanner,
+  RoundPickerSlot,
+  useApplications,
+  useRoundClosedMessage,
+  type ApplicationsView,
+} from '../../../features/rounds';
 import { readAuthLocationState } from '../../../shared/lib/auth-location-state';
 import { getSession, isLoggedIn } from '../../../shared/lib/session';
 import { FullScreenLoader } from '../../../shared/ui/full-screen-loader';
@@ -37,20 +44,30 @@ function LoggedInApplication() {
   const profile = useProfile();
   const addAnother = useAddAnother(true);
   const tabs = useTabs(true);
+  // Issue #29: the rounds decide whether the application can still change. A failed call leaves
+  // it as it was, without a deadline banner or a picker (useApplications).
+  const applications = useApplications();
+  const rounds = applications.data;
+  const closedMessage = useRoundClosedMessage(rounds);
   // A 401 has already sent the applicant to /login; other errors went to the boundary.
-  if (!profile.data || !addAnother.data || !tabs.data) return <FullScreenLoader />;
+  if (!profile.data || !addAnother.data || !tabs.data || applications.isPending) {
+    return <FullScreenLoader />;
+  }
   const snapshot = buildClientSnapshot(profile.data, getSession());
   // docs/screens-and-routes.md: a submitted application lives on /completion.
   if (snapshot.web_status === 'submitted') return <Navigate to={PATHS.completion} replace />;
   return (
     <ApplicationShell
-      key={snapshot.username}
+      // Another round's application (the round picker) is another form: a fresh one.
+      key={`${snapshot.username} ${rounds?.current ?? ''}`}
       initial={{
         answers: profile.data.answer,
         snapshot,
         addAnother: addAnother.data,
         tabs: tabs.data,
       }}
+      closedMessage={closedMessage}
+      rounds={rounds}
     />
   );
 }
@@ -105,10 +122,16 @@ function PrefillLinkFailed({ message }: { message: string }) {
 function ApplicationShell({
   initial,
   notice,
+  closedMessage = null,
+  rounds,
 }: {
   initial: ApplicationInitialState;
   /** Shown above the page's form (a prefill link that did not work). */
   notice?: ReactNode;
+  /** The round's closing message once the rounds' clock has passed it (issue #29). */
+  closedMessage?: string | null;
+  /** The applicant's applications and the rounds; none for a visitor. */
+  rounds?: ApplicationsView | undefined;
 }) {
   const queryClient = useQueryClient();
   const markSubmitted = useCallback(() => {
@@ -124,9 +147,17 @@ function ApplicationShell({
     );
   }, [queryClient]);
   return (
-    <ApplicationProvider initial={initial} onSubmitted={markSubmitted}>
+    <ApplicationProvider
+      initial={initial}
+      onSubmitted={markSubmitted}
+      closedMessage={closedMessage}
+    >
       <Frame headerActions={initial.snapshot.is_service_user ? undefined : <AccountPopover />}>
-        <ApplicationChrome />
+        <ApplicationChrome
+          deadline={rounds && <DeadlineBanner view={rounds} />}
+          // A new cycle: the closed round's application reads only, another round may be open.
+          whenClosed={rounds && <RoundPickerSlot />}
+        />
         {notice}
         <Outlet />
       </Frame>

@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Navigate } from 'react-router';
-import { Anchor, Container, Group, List, Paper, Text, Title } from '@mantine/core';
+import { Anchor, Box, Container, Group, List, Paper, Text, Title } from '@mantine/core';
 import { MESSAGES } from '@admissions/api-contract';
 import { DEFAULT_ROUTE } from '../../../config/paths';
 import { AccountPopover } from '../../../features/account/components/account-popover';
@@ -12,6 +12,15 @@ import { isLoggedIn } from '../../../shared/lib/session';
 import { FullScreenLoader } from '../../../shared/ui/full-screen-loader';
 
 export const NEXT_STEPS_HEADING = 'What happens next';
+
+// Issue #29's "Apply to another round", loaded after the page. Imported here and not through the
+// rounds feature's index: code this page shared with the form pages' root was merged by Rollup
+// into this page's chunk, which a first visit to /about then downloaded (bundle budget).
+const RoundPicker = lazy(() =>
+  import('../../../features/rounds/components/round-picker').then((module) => ({
+    default: module.RoundPicker,
+  })),
+);
 
 /** /completion: only makes sense once the application is submitted. */
 export function Component() {
@@ -61,6 +70,12 @@ function Completion() {
             <PdfDownload />
           </Group>
         </Paper>
+        {/* Issue #29: "Apply to another round", once the rounds have answered. */}
+        <Box mt="lg">
+          <Suspense fallback={null}>
+            <RoundPicker />
+          </Suspense>
+        </Box>
       </Container>
     </Frame>
   );

@@ -13,6 +13,7 @@ import {
 import {
   useAnswersSelector,
   useApplicationActions,
+  useClosedMessage,
   useIsLoggedIn,
   useLayoutSelector,
 } from '../state/application-context';
@@ -150,6 +151,9 @@ export function ApplicationPage({ pageId }: { pageId: PageId }) {
   useFocusHash(heading, body !== undefined);
   const isLoggedIn = useIsLoggedIn();
   const actions = useApplicationActions();
+  // A closed round's application reads only (issue #29): the fieldset disables every input and
+  // button of the page at once, the browser's own way, whatever the input's component.
+  const readOnly = useClosedMessage() !== null;
   const groups = listPageGroups(page);
   const addAnother = useLayoutSelector((view) => view.addAnother);
   // The page re-renders when a block count changes, not on every answer.
@@ -171,34 +175,36 @@ export function ApplicationPage({ pageId }: { pageId: PageId }) {
       <VisuallyHidden aria-live="polite" role="status">
         {announcement}
       </VisuallyHidden>
-      {body &&
-        page.sections.slice(0, revealed).map((section) => {
-          const { SectionView } = body;
-          const repeat = section.repeat;
-          const group = repeat ? groups.find((g) => g.id === repeat.group) : undefined;
-          if (!repeat || !group) return <SectionView key={section.id} section={section} />;
-          const count = countFor(group);
-          if (repeat.index > count) return null;
-          const isLast = repeat.index === count;
-          const canAdd = isLast && isLoggedIn && count < group.max;
-          return (
-            <div key={section.id}>
-              <SectionView section={section} />
-              {canAdd && (
-                <Group mb="lg">
-                  <Button
-                    variant="outline"
-                    onClick={() => void actions.addBlock(group.id, count + 1)}
-                  >
-                    {group.buttonLabel}
-                  </Button>
-                </Group>
-              )}
-            </div>
-          );
-        })}
-      {/* Below the last section only once it is there: a button that moves down is a layout shift. */}
-      {body && revealed === sectionCount && <body.PageActions pageId={pageId} />}
+      <fieldset className={classes.fields} disabled={readOnly} data-testid="application-fields">
+        {body &&
+          page.sections.slice(0, revealed).map((section) => {
+            const { SectionView } = body;
+            const repeat = section.repeat;
+            const group = repeat ? groups.find((g) => g.id === repeat.group) : undefined;
+            if (!repeat || !group) return <SectionView key={section.id} section={section} />;
+            const count = countFor(group);
+            if (repeat.index > count) return null;
+            const isLast = repeat.index === count;
+            const canAdd = isLast && isLoggedIn && count < group.max;
+            return (
+              <div key={section.id}>
+                <SectionView section={section} />
+                {canAdd && (
+                  <Group mb="lg">
+                    <Button
+                      variant="outline"
+                      onClick={() => void actions.addBlock(group.id, count + 1)}
+                    >
+                      {group.buttonLabel}
+                    </Button>
+                  </Group>
+                )}
+              </div>
+            );
+          })}
+        {/* Below the last section only once it is there: a button that moves down is a layout shift. */}
+        {body && revealed === sectionCount && <body.PageActions pageId={pageId} />}
+      </fieldset>
     </div>
   );
 }

@@ -11,6 +11,7 @@ import { showErrorToast } from '../../../shared/ui/notify';
 import { postWebStatus } from '../api/post-web-status';
 import { saveLastPage } from '../api/save-last-page';
 import { isPagePath, type ClientSnapshot } from '../lib/client-snapshot';
+import { isRoundClosedError } from '../lib/round-closed-error';
 import { createApplicationActions, type ApplicationStates } from '../state/application-actions';
 import { ApplicationContext, type ApplicationHandle } from '../state/application-context';
 import { useStoreSelector } from '../state/create-store';
@@ -27,8 +28,11 @@ export interface ApplicationInitialState {
 }
 
 /** The four concerns, wired so visibility and errors follow the tabs and the web status. */
-function createStates(initial: ApplicationInitialState): ApplicationStates {
-  const status = new StatusState(initial.snapshot);
+function createStates(
+  initial: ApplicationInitialState,
+  closedMessage: string | null,
+): ApplicationStates {
+  const status = new StatusState(initial.snapshot, closedMessage);
   const layout = new LayoutState({ tabs: initial.tabs, addAnother: initial.addAnother });
   const answers = new AnswersState(initial.answers, {
     isLoggedIn: () => status.snapshot.is_logged_in,
@@ -37,27 +41,39 @@ function createStates(initial: ApplicationInitialState): ApplicationStates {
   });
   status.store.subscribe(() => answers.refresh());
   layout.store.subscribe(() => answers.refresh());
+  // A closed round stops every save at once, whoever noticed it (the clock or a refused write).
+  if (status.isClosed) answers.freeze();
+  status.store.subscribe(() => {
+    if (status.isClosed) answers.freeze();
+  });
   return { answers, status, layout, uploads: new UploadStatuses() };
 }
 
 /**
  * Holds the application's state for the form pages (docs/behaviour.md) and runs what happens
- * without a click: starting the application, resuming the last page, reporting page changes.
+ * without a click: starting the application, resuming the last page, reporting page changes,
+ * and reading only once its round has closed.
  */
 export function ApplicationProvider({
   initial,
   onSubmitted,
+  closedMessage = null,
   children,
 }: {
   initial: ApplicationInitialState;
   /** The app updates the cached profile so /completion knows (features do not share caches). */
   onSubmitted: () => void;
+  /**
+   * The round's ROUND_CLOSED message once its clock has passed the closing (the rounds feature's,
+   * set by the app): from the first render when it has closed already, or when it closes.
+   */
+  closedMessage?: string | null;
   children: ReactNode;
 }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const queryClient = useQueryClient();
-  const [states] = useState(() => createStates(initial));
+  const [states] = useState(() => createStates(initial, closedMessage));
   const { answers, status } = states;
   // The application's field state (issue #16): uncontrolled, so a keystroke stays in its input
   // and renders nothing here; validation runs packages/form's rules over all the answers.
@@ -85,13 +101,20 @@ export function ApplicationProvider({
 
   useEffect(() => () => answers.dispose(), [answers]);
 
+  // The round closed while the page was open (issue #29): a 409's message, if one came first, stays.
+  useEffect(() => {
+    if (closedMessage !== null) status.close(closedMessage, false);
+  }, [closedMessage, status]);
+
   // docs/behaviour.md: a logged-in applicant with no status starts the application.
   useEffect(() => {
     const { snapshot } = status;
-    if (!snapshot.is_logged_in || snapshot.web_status !== null) return;
+    if (!snapshot.is_logged_in || snapshot.web_status !== null || status.isClosed) return;
     status.update({ web_status: 'started' });
     postWebStatus('started').catch((error: unknown) => {
-      showErrorToast('Error', error instanceof Error ? error.message : MESSAGES.unexpected);
+      // The round closed as the page opened (the clock said open): read-only, not an error.
+      if (isRoundClosedError(error)) status.close(error.message, true);
+      else showErrorToast('Error', error instanceof Error ? error.message : MESSAGES.unexpected);
     });
   }, [status]);
 
@@ -115,7 +138,8 @@ export function ApplicationProvider({
       }
     }
     const inProgress = current.web_status === 'started' || current.web_status === 'validating';
-    if (!current.is_logged_in || !inProgress || !isPagePath(pathname)) return;
+    // A closed application takes no writes; reading its pages is not progress to remember.
+    if (!current.is_logged_in || !inProgress || status.isClosed || !isPagePath(pathname)) return;
     if (reported.current === pathname) return;
     reported.current = pathname;
     status.update({ last_page: pathname });
@@ -125,10 +149,15 @@ export function ApplicationProvider({
     });
   }, [pathname, webStatus, navigate, status]);
 
-  // A 409 means the application was submitted (another tab): it is frozen, so show /completion.
+  // A 409 ROUND_CLOSED: the round closed (issue #29), the application now reads only, with the
+  // server's message. Any other 409 means it was submitted (another tab): show /completion.
   useEffect(() => {
     answers.saver.setFailureHandler((error) => {
       if (!(error instanceof ServerError) || error.status !== 409) return;
+      if (isRoundClosedError(error)) {
+        status.close(error.message, true);
+        return;
+      }
       status.update({ web_status: 'submitted' });
       onSubmitted();
       void navigate(PATHS.completion, { replace: true });

@@ -1,5 +1,10 @@
 import { Button, Group, Text } from '@mantine/core';
-import { useApplicationActions, useIsLoggedIn, useSaveState } from '../state/application-context';
+import {
+  useApplicationActions,
+  useClosedMessage,
+  useIsLoggedIn,
+  useSaveState,
+} from '../state/application-context';
 
 export const SAVE_TEXTS = {
   saving: 'Saving…',
@@ -13,7 +18,9 @@ export function SaveStatus() {
   const saveState = useSaveState();
   const isLoggedIn = useIsLoggedIn();
   const { retrySave } = useApplicationActions();
-  if (!isLoggedIn) return null;
+  // A closed round's application saves nothing: no state to show, no Retry to offer.
+  const closed = useClosedMessage() !== null;
+  if (!isLoggedIn || closed) return null;
   return (
     <Group
       gap="xs"

@@ -70,7 +70,7 @@ export function TabGroupField({
       setSwitching(false);
       setPending(null);
       if (result === 'blocked') setBlocked(true);
-      else setRemoved(noun);
+      else if (result === 'done') setRemoved(noun);
     });
   };
 

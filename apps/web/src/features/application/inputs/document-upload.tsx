@@ -249,6 +249,8 @@ function LoggedInUpload({
           onDrop={(event) => {
             event.preventDefault();
             setDragging(false);
+            // A closed round's application disables its fieldset: a drop is refused like a click.
+            if (fileInput.current?.matches(':disabled')) return;
             const file = event.dataTransfer.files[0];
             if (file) void upload(file);
           }}

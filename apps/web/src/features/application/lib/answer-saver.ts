@@ -12,6 +12,8 @@ export class AnswerSaver {
   private readonly listeners = new Set<() => void>();
 
   private onFailure: (error: unknown) => void = () => {};
+  /** Set when the application can no longer change (its round closed): nothing is sent again. */
+  private frozen = false;
 
   constructor(private readonly save: typeof saveAnswers = saveAnswers) {}
 
@@ -32,11 +34,23 @@ export class AnswerSaver {
   }
 
   queue(patch: Record<string, string>): void {
+    if (this.frozen) return;
     Object.assign(this.pending, patch);
+  }
+
+  /**
+   * The round closed: what is pending is dropped (the server refuses it), no save is sent again,
+   * and the state is back to idle, so neither Retry nor the browser's leave warning keeps asking.
+   */
+  freeze(): void {
+    this.frozen = true;
+    this.pending = {};
+    this.setState('idle');
   }
 
   /** Saves whatever is pending; resolves true once everything queued so far is on the server. */
   flush = (): Promise<boolean> => {
+    if (this.frozen) return this.chain.then(() => true);
     const patch = this.pending;
     if (Object.keys(patch).length > 0) {
       this.pending = {};
@@ -49,9 +63,11 @@ export class AnswerSaver {
           if (this.inFlight === 0) this.setState('saved');
         } catch (error) {
           this.inFlight -= 1;
+          if (this.frozen) return;
           // Keep the failed keys for Retry, under anything typed since.
           this.pending = { ...patch, ...this.pending };
           this.setState('error');
+          // May freeze the queue (a closed round), which drops those keys again.
           this.onFailure(error);
         }
       });

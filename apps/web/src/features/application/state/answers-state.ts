@@ -268,6 +268,12 @@ export class AnswersState {
     return this.saver.flush();
   };
 
+  /** The round closed: nothing typed is saved any more (the inputs are disabled too). */
+  freeze(): void {
+    window.clearTimeout(this.typingTimer);
+    this.saver.freeze();
+  }
+
   dispose(): void {
     window.clearTimeout(this.typingTimer);
   }

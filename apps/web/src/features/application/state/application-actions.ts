@@ -18,6 +18,7 @@ import { postWebStatus } from '../api/post-web-status';
 import { submitApplication } from '../api/submit-application';
 import { saveTab } from '../api/tabs';
 import { validateApplication, type AnswersState, type ChangeMode } from './answers-state';
+import { isRoundClosedError } from '../lib/round-closed-error';
 import type { LayoutState } from './layout-state';
 import type { StatusState } from './status-state';
 import { documentQueryKeys } from '../../../shared/api/document-query-keys';
@@ -45,8 +46,15 @@ export interface ApplicationActions {
   /** Saves what is pending now (blur). */
   commit: () => void;
   retrySave: () => void;
-  /** Switches a tab group; 'blocked' while the left tab's file converts or cannot be deleted. */
-  chooseTab: (groupId: string, tabId: string, fromTabId: string) => Promise<'done' | 'blocked'>;
+  /**
+   * Switches a tab group; 'blocked' while the left tab's file converts or cannot be deleted,
+   * 'closed' when the round has closed (the application reads only).
+   */
+  chooseTab: (
+    groupId: string,
+    tabId: string,
+    fromTabId: string,
+  ) => Promise<'done' | 'blocked' | 'closed'>;
   reportUploadStatus: (key: string, status: string) => void;
   addBlock: (groupId: string, count: number) => Promise<void>;
   /** A step-navigation click (docs/screens-and-routes.md). */
@@ -67,6 +75,16 @@ export function createApplicationActions(
   { navigate, queryClient, onSubmitted }: ApplicationDeps,
 ): ApplicationActions {
   const isLoggedIn = () => status.snapshot.is_logged_in;
+  // A closed round's application reads only (issue #29): its buttons are disabled, and an action
+  // that still runs (a click racing the closing) sends nothing.
+  const isClosed = () => status.isClosed;
+
+  /** A write refused with ROUND_CLOSED makes the application read-only, with the server's words. */
+  const closeOnRoundClosed = (error: unknown): boolean => {
+    if (!isRoundClosedError(error)) return false;
+    status.close(error.message, true);
+    return true;
+  };
 
   const goToSignup = () => {
     void navigate(PATHS.signup, { state: buildCarriedState({ ...answers.answers }) });
@@ -86,7 +104,7 @@ export function createApplicationActions(
       return;
     }
     await answers.flush();
-    if (status.snapshot.web_status === 'validating') await postCurrentValidations();
+    if (status.snapshot.web_status === 'validating' && !isClosed()) await postCurrentValidations();
     status.update({ has_changed_page: true });
     void navigate(path, { replace: true });
   };
@@ -96,6 +114,7 @@ export function createApplicationActions(
       goToSignup();
       return;
     }
+    if (isClosed()) return;
     if (!(await answers.flush())) {
       showErrorToast('Error', NOT_SAVED);
       return;
@@ -111,6 +130,7 @@ export function createApplicationActions(
       goToSignup();
       return;
     }
+    if (isClosed()) return;
     try {
       if (!(await answers.flush())) {
         showErrorToast('Error', NOT_SAVED);
@@ -138,6 +158,7 @@ export function createApplicationActions(
         status.requestSummaryFocus();
         return;
       }
+      if (closeOnRoundClosed(error)) return;
       showErrorToast('Error', error instanceof Error ? error.message : MESSAGES.unexpected);
     }
   };
@@ -146,10 +167,11 @@ export function createApplicationActions(
     groupId: string,
     tabId: string,
     fromTabId: string,
-  ): Promise<'done' | 'blocked'> => {
+  ): Promise<'done' | 'blocked' | 'closed'> => {
     const group = APPLICATION_DEFINITION.tabGroups.find((g) => g.id === groupId);
     const leaving = group?.tabs.find((t) => t.id === fromTabId)?.questionKey;
     // docs/behaviour.md: no switching while the file of the tab being left is still converting.
+    if (isClosed()) return 'closed';
     if (uploads.isConverting(leaving)) return 'blocked';
     if (isLoggedIn()) {
       try {
@@ -162,6 +184,7 @@ export function createApplicationActions(
           await queryClient.invalidateQueries({ queryKey: documentQueryKeys.conversion(leaving) });
         }
       } catch (error) {
+        if (closeOnRoundClosed(error)) return 'closed';
         // 409: the file of the tab being left could not be deleted.
         if (error instanceof ServerError && error.status === 409) return 'blocked';
         showErrorToast(
@@ -177,11 +200,12 @@ export function createApplicationActions(
   };
 
   const addBlock = async (groupId: string, count: number) => {
-    if (!isLoggedIn()) return;
+    if (!isLoggedIn() || isClosed()) return;
     layout.setBlockCount(groupId, count);
     try {
       await saveAddAnother(groupId, count);
     } catch (error) {
+      if (closeOnRoundClosed(error)) return;
       const group = APPLICATION_DEFINITION.repeatGroups.find((g) => g.id === groupId);
       showErrorToast(
         `Error adding another ${group?.buttonLabel.replace(/^Add Another /, '') ?? groupId}`,

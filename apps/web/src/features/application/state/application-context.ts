@@ -72,6 +72,11 @@ export function useSaveState(): SaveState {
   return useSyncExternalStore(saver.subscribe, saver.getState, saver.getState);
 }
 
+/** The message of a closed round while the application reads only; null while it can change. */
+export function useClosedMessage(): string | null {
+  return useStatusSelector((view) => view.closed?.message ?? null);
+}
+
 export function useIsLoggedIn(): boolean {
   return useStatusSelector((view) => view.snapshot.is_logged_in);
 }
