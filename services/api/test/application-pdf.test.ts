@@ -54,10 +54,10 @@ async function waitForPdf(
   }
 }
 
-async function countJobs(t: TestRuntime, userId: string): Promise<number> {
+async function countJobs(t: TestRuntime, applicationId: string): Promise<number> {
   const { rows } = await t.runtime.database.executeSql(
-    `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'render-application-pdf' AND data->>'userId' = $1`,
-    [userId],
+    `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'render-application-pdf' AND data->>'applicationId' = $1`,
+    [applicationId],
   );
   return Number(rows[0]?.n);
 }

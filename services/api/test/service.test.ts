@@ -142,7 +142,7 @@ describe.each(availableDrivers())('service tokens (%s)', (driver) => {
     const rows = await auditRows(ada.id);
     expect(rows).toHaveLength(before + 1);
     const row = rows.at(-1)!;
-    expect(row).toMatchObject({ tokenId: claims.jti, userId: ada.id, action: 'print-view' });
+    expect(row).toMatchObject({ tokenId: claims.jti, applicationId: ada.id, action: 'print-view' });
     expect(row.shown.answers).toEqual(expect.arrayContaining(['first_name', 'last_name', 'ssn']));
     expect(row.shown.documents).toEqual([]);
     // Keys only: no value ever reaches the audit table.

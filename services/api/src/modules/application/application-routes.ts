@@ -46,7 +46,15 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<ApplicationRouteOption
 
   registerEndpoint(app, ENDPOINTS.saveAnswers, {
     handler: async (request) => {
-      await service.saveAnswers(await applicant(request), request.body);
+      // Resolved inside the save's one statement; the resolver runs only if it wrote nothing.
+      await service.saveAnswers(
+        {
+          userId: currentUser(request).userId,
+          receivedAt: readReceiptTime(request, options.clock),
+          resolve: () => applicant(request),
+        },
+        request.body,
+      );
       return { message: MESSAGES.answersSaved };
     },
   });

@@ -207,8 +207,15 @@ export function createApplicationService(deps: ApplicationDeps) {
       return body;
     },
 
-    /** One atomic JSONB merge: concurrent saves of different keys never lose each other. */
-    async saveAnswers(applicant: Applicant, patch: Record<string, string>): Promise<void> {
+    /**
+     * One atomic JSONB merge: concurrent saves of different keys never lose each other. The
+     * hottest route: it finds the current application inside its one statement, and resolves it
+     * (`resolve`, the request's resolver) only when that statement wrote nothing.
+     */
+    async saveAnswers(
+      save: { userId: string; receivedAt: Date; resolve: () => Promise<Applicant> },
+      patch: Record<string, string>,
+    ): Promise<void> {
       const problems = checkAnswerPatch(patch, partner);
       if (problems.length > 0) {
         throw new AppError('INVALID_ANSWER', describeAnswerProblem(problems[0]!), {
@@ -221,11 +228,12 @@ export function createApplicationService(deps: ApplicationDeps) {
       const { plain, sealed } = splitSensitive(patch, encryptionKey);
       await mergeAnswers(
         db,
-        applicant.applicationId,
+        save.userId,
         plain,
         sealed,
         clock.now(),
-        writeOf(applicant),
+        { receivedAt: save.receivedAt, timeZone: partner.timeZone },
+        async () => (await save.resolve()).applicationId,
       );
     },
 
