@@ -1,23 +1,14 @@
 // The institution's details (docs/data-model.md "Partner configuration"). One typed default for an example
 // university; a deployment overrides any part of it with a JSON file named in the service config.
 import { isValidEmail } from './auth-rules';
-import { checkRound, isValidTimeZone, type RoundField } from './round-rules';
+import { checkRound, isValidTimeZone, type RoundField, type RoundFields } from './round-rules';
 
 /**
- * An admission round as the partner configuration declares it (docs/rounds.md). Times are ISO
- * 8601 with an offset or `Z`; they are stored in UTC and shown in `PartnerConfig.timeZone`.
+ * An admission round as the partner configuration declares it (docs/rounds.md): the fields the
+ * CLI takes too (RoundFields). Times are ISO 8601 with an offset or `Z`, stored in UTC and shown
+ * in `PartnerConfig.timeZone`.
  */
-export interface PartnerRound {
-  /** Short and stable, e.g. "EA": the applicant's `PUT /api/application` and staff filters name it. */
-  code: string;
-  name: string;
-  /** One of `entryTerms`' values, e.g. "2027FA". */
-  entryTerm: string;
-  opensAt: string;
-  deadline: string;
-  /** Minutes after the deadline during which saves and submits are still taken. */
-  graceMinutes: number;
-}
+export type PartnerRound = RoundFields;
 
 export interface PartnerConfig {
   /** Full name, e.g. in the footer and the PDF cover. */

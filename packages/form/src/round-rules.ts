@@ -14,13 +14,16 @@ export const MAX_GRACE_MINUTES = 10_080;
 
 export const MAX_ROUND_NAME_LENGTH = 200;
 
-/** A round's fields as the configuration and the CLI give them (PartnerRound has this shape). */
+/** A round's fields as the configuration (PartnerRound) and the CLI give them. */
 export interface RoundFields {
+  /** Short and stable, e.g. "EA": `PUT /api/application` and the staff filters name it. */
   code: string;
   name: string;
+  /** One of the partner's `entryTerms` values, e.g. "2027FA" (empty for the default round). */
   entryTerm: string;
   opensAt: string;
   deadline: string;
+  /** Minutes after the deadline during which saves and submits are still taken. */
   graceMinutes: number;
 }
 
