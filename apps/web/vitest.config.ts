@@ -13,7 +13,7 @@ export default defineProject({
     include: ['test/**/*.test.{ts,tsx}'],
     setupFiles: ['test/support/setup.ts'],
     css: false,
-    testTimeout: 20_000,
+    testTimeout: 60_000,
     // Runs in one group with the root's unit project, whose worker count it must match (two).
     maxWorkers: 2,
     sequence: { groupOrder: 0 },

@@ -12,8 +12,8 @@ import { setServiceUser } from '../src/shared/lib/session';
 import { MARKER_COOKIE, setLoginMarker, stubFetch, type RecordedCall } from './support/fetch-stub';
 import { PROFILE } from './support/profile';
 import { findCompleteFormPage, renderApp } from './support/render-app';
+import { SLOW } from './support/slow';
 
-const SLOW = { timeout: 8000 };
 const started = [{ web_status: 'started' }];
 
 function profile(change: Partial<ProfileResponse>): ProfileResponse {

@@ -16,8 +16,7 @@ import { setLoginMarker, stubFetch, type RecordedCall } from './support/fetch-st
 import { PROFILE } from './support/profile';
 import { findCompleteFormPage, renderApp } from './support/render-app';
 import { typeCheck } from './support/type-check';
-
-const SLOW = { timeout: 8000 };
+import { SLOW } from './support/slow';
 
 function profile(change: Partial<ProfileResponse>): ProfileResponse {
   return { ...PROFILE, ...change };

@@ -21,8 +21,8 @@ import { createQueryClient } from '../src/shared/api/query-client';
 import { renderApp } from './support/render-app';
 import { setLoginMarker, stubFetch, type RecordedCall } from './support/fetch-stub';
 import { PROFILE } from './support/profile';
+import { SLOW } from './support/slow';
 
-const SLOW = { timeout: 8000 };
 const URL = '/api/pdf/file?download=abc';
 const pending: ApplicationPdfResponse = { status: 'IN_PROGRESS', url: '', message: 'Generating' };
 const completed: ApplicationPdfResponse = { status: 'COMPLETED', url: URL, message: 'Ready' };

@@ -14,8 +14,8 @@ import { forgetServiceToken } from '../src/features/print/lib/service-token';
 import { getSession, setServiceUser } from '../src/shared/lib/session';
 import { renderApp } from './support/render-app';
 import { setLoginMarker, stubFetch, type RecordedCall } from './support/fetch-stub';
+import { SLOW } from './support/slow';
 
-const SLOW = { timeout: 8000 };
 const TOKEN = 'staff.token-123';
 
 const ANSWERS = {

@@ -11,6 +11,7 @@ import type * as Registry from '../src/features/application/inputs/registry';
 import { setLoginMarker, stubFetch } from './support/fetch-stub';
 import { PROFILE } from './support/profile';
 import { findCompleteFormPage, renderApp } from './support/render-app';
+import { SLOW } from './support/slow';
 
 /** Commits per question, keyed by question key; filled by one <Profiler> around each question. */
 const commits = new Map<string, number>();
@@ -36,8 +37,6 @@ vi.mock('../src/features/application/inputs/registry', async (importOriginal) =>
   ) as unknown as InputRegistry;
   return { INPUT_REGISTRY: wrapped };
 });
-
-const SLOW = { timeout: 8000 };
 
 function otherQuestionCommits(changed: readonly string[]): Record<string, number> {
   return Object.fromEntries([...commits].filter(([key]) => !changed.includes(key)));

@@ -8,9 +8,9 @@ import { setLoginMarker, stubFetch, type RecordedCall } from './support/fetch-st
 import { PROFILE } from './support/profile';
 import { findCompleteFormPage, renderApp } from './support/render-app';
 import { applicationsAt, EA_DEADLINE_TEXT, HOUR, MINUTE, submitted } from './support/rounds';
+import { SLOW } from './support/slow';
 
 // The machine runs other suites beside this one: a first form page can take a while to load.
-const SLOW = { timeout: 20_000 };
 const PAGE_MS = 45_000;
 const TEST_MS = 120_000;
 // The idle time-out is not what these tests are about; fake clocks run far past it.

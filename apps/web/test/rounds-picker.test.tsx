@@ -16,8 +16,8 @@ import {
   started,
   submitted,
 } from './support/rounds';
+import { SLOW } from './support/slow';
 
-const SLOW = { timeout: 20_000 };
 const PAGE_MS = 45_000;
 const TEST_MS = 120_000;
 const NO_IDLE = { timeoutMs: 48 * HOUR, warningMs: MINUTE, tickMs: 1000 };

@@ -12,8 +12,8 @@ import {
 } from '@admissions/api-contract';
 import { renderApp } from './support/render-app';
 import { stubFetch, type RecordedCall } from './support/fetch-stub';
+import { SLOW } from './support/slow';
 
-const SLOW = { timeout: 8000 };
 const EXPORTER: StaffMeResponse = { email: 'officer@staff.example.edu', role: 'exporter' };
 const READER: StaffMeResponse = { email: 'reader@staff.example.edu', role: 'reader' };
 

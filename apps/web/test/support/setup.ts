@@ -3,9 +3,10 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
 // A route's page is a lazy chunk: on a busy CI machine (the browser suite runs beside these files)
-// loading and rendering it can outlast the library's one-second wait for what the page shows.
+// loading and rendering it can outlast the library's one-second wait for what the page shows (a
+// run beside two other busy processes took 8–16 s for some pages).
 // Waiting longer changes no assertion: a findBy still fails when the text never comes.
-configure({ asyncUtilTimeout: 5_000 });
+configure({ asyncUtilTimeout: 15_000 });
 
 // jsdom lacks what Mantine measures with; these are the shims Mantine's own test setup uses.
 const { getComputedStyle } = window;
