@@ -236,7 +236,7 @@ describe.each(availableDrivers())('staff exports (%s)', (driver) => {
     const rows = await exportRows();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
-      userId: zoeId,
+      applicationId: zoeId,
       action: 'pdf',
       staffEmail: 'exporter@staff.example.edu',
     });
