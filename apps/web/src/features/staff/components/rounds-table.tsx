@@ -19,7 +19,12 @@ export function RoundsTable() {
       <Title order={2} size="h4" id="admission-rounds">
         Admission rounds
       </Title>
-      <Table.ScrollContainer minWidth={720}>
+      {/* Nothing in this table takes focus, so on a narrow screen its scroller must, or a
+          keyboard could not scroll to the columns past the edge. */}
+      <Table.ScrollContainer
+        minWidth={720}
+        scrollAreaProps={{ viewportProps: { tabIndex: 0, 'aria-label': 'Admission rounds' } }}
+      >
         <Table striped verticalSpacing="xs">
           <Table.Thead>
             <Table.Tr>
