@@ -43,6 +43,6 @@ export function renderApp({ path = '/login', state, idleConfig }: RenderAppOptio
  * the sections follow one per transition (application-page.tsx); its actions (Save…) show below
  * the last one.
  */
-export async function findCompleteFormPage(timeout = 15_000): Promise<void> {
+export async function findCompleteFormPage(timeout = 45_000): Promise<void> {
   await screen.findByRole('button', { name: /^Save( and Continue)?$/ }, { timeout });
 }
