@@ -474,7 +474,7 @@ describe.each(availableDrivers())('PDF uploads through the API on %s', (driver) 
       status: 'FAILED',
       message: DOCUMENT_MESSAGES.unreadable,
     });
-  });
+  }, 90_000);
 
   it('puts an uploaded PDF into the application PDF without its scripts, links or files', async () => {
     const jar = await freshApplicant();
