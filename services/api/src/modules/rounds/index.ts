@@ -27,6 +27,6 @@ export {
   type Round,
   type RoundChanges,
 } from './rounds-store';
-export { findRoundClosingTime, summarizeRound } from './round-summary';
+export { summarizeRound } from './round-summary';
 /** Read-only, for other modules' joins (applications.round_code). */
 export { rounds } from './schema';
