@@ -507,3 +507,37 @@ describe.each(availableDrivers())('limits and addresses (%s)', (driver) => {
     await checkPerAccountLimits({ REDIS_URL: 'redis://127.0.0.1:6379' });
   }, 120_000);
 });
+
+describe('the body deadline and a slow route', () => {
+  it('answers a slow route whose request had no body, and one whose body had all arrived', async () => {
+    // A POST without a body (as the SPA sends POST /api/submit) is never read by Fastify. Under
+    // inject, which has no `request.raw.complete`, the deadline used to destroy that unread
+    // stream when the route took longer than REQUEST_TIMEOUT_MS; nothing listened, so the process
+    // died of an uncaught exception.
+    const { default: Fastify } = await import('fastify');
+    const { registerBodyDeadline } = await import('../src/platform/http/body-deadline');
+    const app = Fastify();
+    registerBodyDeadline(app, { requestTimeoutMs: 200 });
+    app.post('/slow', async (request) => {
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      return { received: (request.body as { name?: string } | undefined)?.name ?? null };
+    });
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => uncaught.push(error);
+    process.prependListener('uncaughtException', onUncaught);
+    try {
+      const [withoutBody, withBody] = await Promise.all([
+        app.inject({ method: 'POST', url: '/slow' }),
+        app.inject({ method: 'POST', url: '/slow', payload: { name: 'Ada' } }),
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(withoutBody.statusCode).toBe(200);
+      expect(withoutBody.json()).toEqual({ received: null });
+      expect(withBody.json()).toEqual({ received: 'Ada' });
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      await app.close();
+    }
+  });
+});

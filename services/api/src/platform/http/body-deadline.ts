@@ -19,7 +19,13 @@ export function registerBodyDeadline(
   const timers = new WeakMap<FastifyRequest, NodeJS.Timeout>();
   // Callback style: no promise and microtask per request for what is synchronous.
   app.addHook('preParsing', (request, reply, payload, done) => {
-    if (request.raw.complete) return done(null, payload);
+    // A request without Content-Length or Transfer-Encoding has no body to wait for (RFC 9112
+    // §6.3). Fastify never reads it, so a guard would stay open and its timer would destroy a
+    // stream nobody listens to: an uncaught error on a slow route.
+    const hasBody =
+      request.headers['transfer-encoding'] !== undefined ||
+      Number(request.headers['content-length'] ?? 0) > 0;
+    if (request.raw.complete || !hasBody) return done(null, payload);
     const streamedByRoute = (request.headers['content-type'] ?? '')
       .toLowerCase()
       .startsWith('multipart/');
@@ -39,6 +45,11 @@ export function registerBodyDeadline(
     }, config.requestTimeoutMs);
     timer.unref();
     timers.set(request, timer);
+    // The deadline is for the body to arrive, not for the route to answer: once the last byte is
+    // in, a slow handler must not find its finished body stream destroyed (nobody would listen for
+    // that error any more). `complete` says so for Node's own requests; 'end' also for the
+    // requests the tests inject, which have no `complete`.
+    payload.once('end', () => clearTimeout(timer));
     if (!guarded) return done(null, payload);
     payload.once('error', (error) => guarded.destroy(error));
     payload.once('aborted', () => guarded.destroy(new Error('request aborted')));
