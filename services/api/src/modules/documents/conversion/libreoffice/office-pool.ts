@@ -41,6 +41,8 @@ export interface OfficePool {
 interface Slot {
   process?: OfficeProcess;
   starting?: Promise<OfficeProcess>;
+  /** The process `starting` is waiting for, so that close() can kill it instead of waiting. */
+  launching?: OfficeProcess;
   busy: boolean;
 }
 
@@ -101,11 +103,13 @@ export function createOfficePool(options: OfficePoolOptions): OfficePool {
     return rootReady;
   }
 
-  async function startProcess(): Promise<OfficeProcess> {
+  async function startProcess(slot: Slot): Promise<OfficeProcess> {
     const dir = await ensureRoot();
     const started = Date.now();
     for (let attempt = 1; ; attempt++) {
+      if (closed) throw new OfficeUnavailableError('the conversion pool is closed');
       const office = new OfficeProcess(dir, logger);
+      slot.launching = office;
       try {
         await office.start();
         logger.info(
@@ -115,15 +119,17 @@ export function createOfficePool(options: OfficePoolOptions): OfficePool {
         return office;
       } catch (error) {
         // A fresh profile sometimes makes the first start exit to restart itself.
-        if (attempt >= 3) throw error;
+        if (attempt >= 3 || closed) throw error;
         logger.warn({ err: error, attempt }, 'LibreOffice start failed; trying again');
+      } finally {
+        slot.launching = undefined;
       }
     }
   }
 
   function ensureProcess(slot: Slot): Promise<OfficeProcess> {
     if (slot.process?.alive) return Promise.resolve(slot.process);
-    slot.starting ??= startProcess().finally(() => (slot.starting = undefined));
+    slot.starting ??= startProcess(slot).finally(() => (slot.starting = undefined));
     return slot.starting.then((office) => {
       if (closed) {
         void office.kill();
@@ -224,6 +230,9 @@ export function createOfficePool(options: OfficePoolOptions): OfficePool {
     },
     async close() {
       closed = true;
+      // A start from a fresh profile takes seconds (more on a busy machine): waiting for it made a
+      // SIGTERM right after boot outlast SHUTDOWN_TIMEOUT_MS and exit 1. Killed, it ends at once.
+      await Promise.all(slots.map((s) => s.launching?.kill()));
       await Promise.allSettled(slots.map((s) => s.starting));
       await Promise.all(slots.map((s) => s.process?.kill()));
       if (root) await rm(root, { recursive: true, force: true });
