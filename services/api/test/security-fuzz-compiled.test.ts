@@ -129,7 +129,12 @@ describe.each(availableDrivers())('security fuzz of the compiled server on %s', 
         { numRuns: RUNS, seed: SEED, endOnFailure: true },
       );
       if (result.failed && failures.length === 0) {
-        failures.push(`${route.method} ${route.path}: ${String(result.errorInstance)}`);
+        // fetch's own error says only "fetch failed": the socket's reason is in its cause.
+        const error = result.errorInstance as (Error & { cause?: unknown }) | undefined;
+        const cause = error?.cause === undefined ? '' : ` (${String(error.cause)})`;
+        failures.push(
+          `${route.method} ${route.path} ${JSON.stringify(result.counterexample)}: ${String(error)}${cause}`,
+        );
       }
     }
     expect(failures, server?.tail()).toEqual([]);
