@@ -138,6 +138,9 @@ export async function startServer(
     // and a second of event-loop lag there is the machine, not the product. Shedding has its
     // own test (services/api/test/scale.test.ts); a suite that wants it passes the variable.
     MAX_EVENT_LOOP_DELAY_MS: '0',
+    // One LibreOffice, not one per core: the server starts its pool at boot, and most suites
+    // convert nothing (each start from a fresh profile costs a few seconds of a core).
+    OFFICE_POOL_SIZE: '1',
     ...env,
   });
 

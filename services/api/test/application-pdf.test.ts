@@ -16,6 +16,7 @@ import { buildPdf } from './support/document-fixtures';
 import { createUploadClient } from './support/upload-client';
 import {
   availableDrivers,
+  primaryDriver,
   createTestRuntime,
   registerApplicant,
   type TestRuntime,
@@ -317,7 +318,7 @@ describe.each(availableDrivers())('application PDF (%s)', (driver) => {
   });
 });
 
-describe.each(availableDrivers())('the PDF path reads the application once (%s)', (driver) => {
+describe.each(primaryDriver())('the PDF path reads the application once (%s)', (driver) => {
   let t: TestRuntime;
   const queries: string[] = [];
   // Every snapshot of an application reads its documents; nothing else on these paths does.
@@ -394,7 +395,7 @@ describe.each(availableDrivers())('the PDF path reads the application once (%s)'
   }, 90_000);
 });
 
-describe.each(availableDrivers())('application PDF that cannot be made (%s)', (driver) => {
+describe.each(primaryDriver())('application PDF that cannot be made (%s)', (driver) => {
   let t: TestRuntime;
   beforeAll(async () => {
     t = await createTestRuntime(

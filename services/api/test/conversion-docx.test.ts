@@ -42,7 +42,7 @@ import { pdfPageCount, pdfStructureText, pdfText, processExists } from './suppor
 import { startLoopbackListener, type LoopbackListener } from './support/loopback-listener';
 import { createUploadClient } from './support/upload-client';
 import {
-  availableDrivers,
+  primaryDriver,
   createTestRuntime,
   registerApplicant,
   type TestRuntime,
@@ -370,7 +370,7 @@ describe('Word documents', () => {
   });
 });
 
-describe.each(availableDrivers())('Word documents uploaded on %s', (driver) => {
+describe.each(primaryDriver())('Word documents uploaded on %s', (driver) => {
   const DOC = 'personal_statement_doc';
   let t: TestRuntime;
   let client: ReturnType<typeof createUploadClient>;

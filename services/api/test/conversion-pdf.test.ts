@@ -45,7 +45,7 @@ import {
 } from './support/image-compare';
 import { createUploadClient } from './support/upload-client';
 import {
-  availableDrivers,
+  primaryDriver,
   createTestRuntime,
   registerApplicant,
   type TestRuntime,
@@ -438,7 +438,7 @@ describe('uploaded PDF: nothing active is stored', () => {
   );
 });
 
-describe.each(availableDrivers())('PDF uploads through the API on %s', (driver) => {
+describe.each(primaryDriver())('PDF uploads through the API on %s', (driver) => {
   const DOC = 'personal_statement_doc';
   let t: TestRuntime;
   let client: ReturnType<typeof createUploadClient>;

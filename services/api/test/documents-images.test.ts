@@ -6,7 +6,7 @@ import { DOCUMENT_MESSAGES } from '@admissions/api-contract';
 import { encodePng, encodeUniformPng, type PngSpec } from './support/png-encoder';
 import { createUploadClient } from './support/upload-client';
 import {
-  availableDrivers,
+  primaryDriver,
   createTestRuntime,
   registerApplicant,
   type TestRuntime,
@@ -25,7 +25,7 @@ const awkward: PngSpec = {
   pixel: (x, y) => [(x + y) % 5 === 0 ? 65535 : 60000 + x * 100 + y],
 };
 
-describe.each(availableDrivers())('image uploads on %s', (driver) => {
+describe.each(primaryDriver())('image uploads on %s', (driver) => {
   let t: TestRuntime;
   let client: ReturnType<typeof createUploadClient>;
   let counter = 0;

@@ -7,7 +7,7 @@ import { DOCUMENT_MESSAGES, DOCUMENT_THUMBNAIL_WIDTH } from '@admissions/api-con
 import { buildBlockPdf, buildPdf, buildTwoPageDocx } from './support/document-fixtures';
 import { createUploadClient } from './support/upload-client';
 import {
-  availableDrivers,
+  primaryDriver,
   createTestRuntime,
   registerApplicant,
   type TestRuntime,
@@ -31,7 +31,7 @@ async function brightness(
   return sum / (info.width * info.height);
 }
 
-describe.each(availableDrivers())('document preview on %s', (driver) => {
+describe.each(primaryDriver())('document preview on %s', (driver) => {
   let t: TestRuntime;
   let client: ReturnType<typeof createUploadClient>;
   let counter = 0;

@@ -17,7 +17,7 @@ import { runExport, type ExportSummary } from '../src/modules/export/run';
 import { STATE_FILE } from '../src/modules/export/state';
 import { applicationPdfFileName } from '@admissions/answer-view/file-name';
 import { csvField, formatIndexCsv, guardFormula } from '../src/modules/export/index-writers';
-import { availableDrivers, createTestRuntime, type TestRuntime } from './support/test-runtime';
+import { primaryDriver, createTestRuntime, type TestRuntime } from './support/test-runtime';
 import { seedApplications, type SeededApplication } from './support/seed-applications';
 import { pdfPageCount, pdfText } from './support/pdf-inspect';
 import { mintServiceToken } from '../src/modules/service/service-tokens';
@@ -150,7 +150,7 @@ describe('export options', () => {
   });
 });
 
-describe.each(availableDrivers())('export on %s', (driver) => {
+describe.each(primaryDriver())('export on %s', (driver) => {
   let t: TestRuntime;
   let seeded: SeededApplication[];
   let render: ApplicationRenderer;

@@ -16,7 +16,7 @@ import { createApplicationRenderer, createPdfLayout } from '../src/modules/expor
 import { runExport } from '../src/modules/export/run';
 import { mintServiceToken } from '../src/modules/service/service-tokens';
 import {
-  availableDrivers,
+  primaryDriver,
   createTestRuntime,
   registerApplicant,
   type TestRuntime,
@@ -35,7 +35,7 @@ function attachmentName(disposition: string | number | string[] | undefined): st
   return match[1]!;
 }
 
-describe.each(availableDrivers())('PDF file names (%s)', (driver) => {
+describe.each(primaryDriver())('PDF file names (%s)', (driver) => {
   let t: TestRuntime;
   const work = mkdtempSync(path.join(os.tmpdir(), 'pdf-names-'));
   const applicants: { id: string; jar: Record<string, string>; expected: string }[] = [];

@@ -28,12 +28,12 @@ import {
   waitUntilReady,
   type ManagedProcess,
 } from './support/process-stack';
-import { availableDrivers } from './support/test-runtime';
+import { primaryDriver } from './support/test-runtime';
 
 const RUNS = Number(process.env.FUZZ_RUNS_COMPILED ?? 8);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 
-describe.each(availableDrivers())('security fuzz of the compiled server on %s', (driver) => {
+describe.each(primaryDriver())('security fuzz of the compiled server on %s', (driver) => {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'fuzz-compiled-'));
   let server: ManagedProcess | undefined;
   let drop: (() => Promise<void>) | undefined;

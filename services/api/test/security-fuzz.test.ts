@@ -26,7 +26,7 @@ import {
   type OpenApiDocument,
 } from './support/fuzz';
 import {
-  availableDrivers,
+  primaryDriver,
   codeFrom,
   cookiesOf,
   createTestRuntime,
@@ -69,7 +69,7 @@ function describeRequest(url: string, body: GeneratedBody): string {
   return `${short(url)} ${short(text ?? 'undefined')}`;
 }
 
-describe.each(availableDrivers())('security fuzz on %s', (driver) => {
+describe.each(primaryDriver())('security fuzz on %s', (driver) => {
   let t: TestRuntime;
   let userId: string;
   let applicantJar: Record<string, string>;

@@ -16,7 +16,7 @@ import { JSON_BODY_MESSAGES } from '../src/platform/http/json-body';
 import { REQUEST_GUARD_MESSAGES } from '../src/platform/http/request-guard';
 import { mintServiceToken } from '../src/modules/service/service-tokens';
 import { pdfText } from './support/pdf-inspect';
-import { availableDrivers, createTestRuntime, type TestRuntime } from './support/test-runtime';
+import { primaryDriver, createTestRuntime, type TestRuntime } from './support/test-runtime';
 
 const PUBLIC_ORIGIN = 'http://localhost:3000';
 
@@ -66,7 +66,7 @@ function isSignedIn(t: TestRuntime, jar: Record<string, string>) {
     .then((r) => r.statusCode === 200);
 }
 
-describe.each(availableDrivers())('API hardening (%s)', (driver) => {
+describe.each(primaryDriver())('API hardening (%s)', (driver) => {
   let t: TestRuntime;
 
   beforeAll(async () => {
@@ -401,7 +401,7 @@ describe.each(availableDrivers())('API hardening (%s)', (driver) => {
   });
 });
 
-describe.each(availableDrivers())('limits and addresses (%s)', (driver) => {
+describe.each(primaryDriver())('limits and addresses (%s)', (driver) => {
   it('reads the client address from the right with one trusted hop, for limits and the audit', async () => {
     const t = await createTestRuntime(driver, { TRUST_PROXY: 'true', GLOBAL_RATE_LIMIT: '3' });
     try {

@@ -48,9 +48,9 @@ function listDescendants(pid: number): number[] {
   return found;
 }
 
-const cases = availableDrivers().flatMap((driver) =>
-  (['source', 'compiled'] as ServiceBuild[]).map((build) => ({ driver, build })),
-);
+// The compiled build on both drivers: what `npm start` and the image run, whose database closes
+// differently on each (the sources under tsx are only `npm run dev -w services/api`).
+const cases = availableDrivers().map((driver) => ({ driver, build: 'compiled' as ServiceBuild }));
 
 describe.each(cases)(
   'shutdown with a log reader that never reads ($build, $driver)',

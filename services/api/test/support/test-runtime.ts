@@ -21,6 +21,18 @@ export function availableDrivers(): Driver[] {
   return inject('postgresUrl') ? ['pglite', 'postgres'] : ['pglite'];
 }
 
+/**
+ * The one driver for a file whose subject is not the database (converting files, rendering PDFs,
+ * the HTTP layer). PGlite is PostgreSQL itself, so running such a file on both tested the same SQL
+ * twice; what differs between the drivers (connections, locks, concurrent writers, how values
+ * come back) is what the files on availableDrivers() cover, and the browser suite runs the
+ * embedded PGlite end to end. PostgreSQL when the run has it: its queries cost the test process
+ * no CPU, where PGlite's WebAssembly shares the core with the rendering and conversions.
+ */
+export function primaryDriver(): Driver[] {
+  return inject('postgresUrl') ? ['postgres'] : ['pglite'];
+}
+
 /** A database before start-up: the PGlite itself, or PostgreSQL's address. */
 export type PreparedDatabase = { pglite: PGlite } | { url: string };
 
