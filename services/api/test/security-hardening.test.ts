@@ -5,13 +5,14 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
+import Fastify from 'fastify';
 import { API_ROUTES, MESSAGES, SERVICE_MESSAGES } from '@admissions/api-contract';
 import type { ApplicationPdfResponse } from '@admissions/api-contract';
 import { createSession } from '../src/modules/auth/sessions';
 import { applications } from '../src/modules/application';
 import { serviceAudit } from '../src/modules/service';
 import { users } from '../src/modules/auth';
-import { BODY_DEADLINE_MESSAGE } from '../src/platform/http/body-deadline';
+import { BODY_DEADLINE_MESSAGE, registerBodyDeadline } from '../src/platform/http/body-deadline';
 import { JSON_BODY_MESSAGES } from '../src/platform/http/json-body';
 import { REQUEST_GUARD_MESSAGES } from '../src/platform/http/request-guard';
 import { mintServiceToken } from '../src/modules/service/service-tokens';
@@ -514,8 +515,6 @@ describe('the body deadline and a slow route', () => {
     // inject, which has no `request.raw.complete`, the deadline used to destroy that unread
     // stream when the route took longer than REQUEST_TIMEOUT_MS; nothing listened, so the process
     // died of an uncaught exception.
-    const { default: Fastify } = await import('fastify');
-    const { registerBodyDeadline } = await import('../src/platform/http/body-deadline');
     const app = Fastify();
     registerBodyDeadline(app, { requestTimeoutMs: 200 });
     app.post('/slow', async (request) => {

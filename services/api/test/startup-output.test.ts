@@ -12,7 +12,6 @@ import {
   launchProcess,
   serviceScript,
   waitUntilReady,
-  type ServiceBuild,
 } from './support/process-stack';
 
 const folders: string[] = [];
@@ -20,7 +19,7 @@ afterAll(() => {
   for (const dir of folders) rmSync(dir, { recursive: true, force: true });
 });
 
-async function startEmbedded(build: ServiceBuild, format: 'text' | 'json') {
+async function startEmbedded(format: 'text' | 'json') {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'startup-output-'));
   folders.push(dataDir);
   const logDir = path.join(dataDir, 'logs');
@@ -32,7 +31,7 @@ async function startEmbedded(build: ServiceBuild, format: 'text' | 'json') {
     scratchDir: dataDir,
     env: { LOG_FORMAT: format },
   });
-  const server = launchProcess(`api-${format}`, [serviceScript(build, 'server')], env, logDir);
+  const server = launchProcess(`api-${format}`, [serviceScript('compiled', 'server')], env, logDir);
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitUntilReady(server, async () => (await fetch(`${url}/health`)).status === 200);
@@ -50,13 +49,13 @@ async function startEmbedded(build: ServiceBuild, format: 'text' | 'json') {
 
 // The compiled build: what `npm start` and the image run (the sources under tsx are only
 // `npm run dev -w services/api`, a developer's; running both cost CI a minute).
-describe.each(['compiled'] as ServiceBuild[])('start-up output (%s)', (build) => {
+describe('start-up output (compiled)', () => {
   beforeAll(() => {
-    if (build === 'compiled') buildCompiledService();
+    buildCompiledService();
   }, 300_000);
 
   it('LOG_FORMAT=text prints one readable ready line and no per-request lines', async () => {
-    const { output, dataDir, port } = await startEmbedded(build, 'text');
+    const { output, dataDir, port } = await startEmbedded('text');
     const ready = output.split('\n').filter((line) => line.includes('Ready: '));
     expect(ready).toHaveLength(1);
     // One address to open: PUBLIC_URL's default for HOST=127.0.0.1, and no second address.
@@ -70,7 +69,7 @@ describe.each(['compiled'] as ServiceBuild[])('start-up output (%s)', (build) =>
   }, 120_000);
 
   it('LOG_FORMAT=json keeps one JSON object per line, the ready line among them', async () => {
-    const { output, dataDir } = await startEmbedded(build, 'json');
+    const { output, dataDir } = await startEmbedded('json');
     // stdout and stderr share the file; Node's own warnings go to stderr as text.
     const lines = output.split('\n').filter((line) => line.startsWith('{'));
     const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
