@@ -130,4 +130,24 @@ describe('job queue set-up', () => {
     open();
     await expect.poll(() => worked, { timeout: 5000 }).toEqual(['first']);
   });
+
+  it('takes a waiting backlog one job after another without sleeping out the polling interval', async () => {
+    const queue = await start(QUEUES);
+    for (let n = 0; n < 8; n++) await queue.send('setup-b', { n });
+    const worked: number[] = [];
+    const started = performance.now();
+    // One job per fetch and a 5 s interval: pg-boss alone sleeps 5 s after each, 35 s for the
+    // eight; a worker that looks again when a fetch found work takes them as fast as they run.
+    await workJobs<{ n: number }>(
+      queue,
+      'setup-b',
+      { pollingIntervalSeconds: 5, batchSize: 1 },
+      async ([job]) => {
+        worked.push(job!.data.n);
+      },
+    );
+    await expect.poll(() => worked.length, { timeout: 15_000, interval: 50 }).toBe(8);
+    // Two intervals' worth: the first fetch may run before work() hands back the worker's id.
+    expect(performance.now() - started).toBeLessThan(11_000);
+  });
 });

@@ -72,28 +72,33 @@ export async function workJobs(
   handler: (jobs: never[]) => Promise<unknown>,
 ): Promise<void> {
   const observe = observers.get(queue);
-  const measured = observe
-    ? async (jobs: never[]) => {
-        const started = performance.now();
-        try {
-          const result = await handler(jobs);
-          observe(name, 'completed', (performance.now() - started) / 1000);
-          return result;
-        } catch (error) {
-          observe(name, 'failed', (performance.now() - started) / 1000);
-          throw error;
-        }
-      }
-    : handler;
+  let workerId: string | undefined;
+  const measured = async (jobs: never[]) => {
+    const started = performance.now();
+    try {
+      const result = await handler(jobs);
+      observe?.(name, 'completed', (performance.now() - started) / 1000);
+      return result;
+    } catch (error) {
+      observe?.(name, 'failed', (performance.now() - started) / 1000);
+      throw error;
+    } finally {
+      // pg-boss sleeps out its polling interval after every batch, busy queue or not: a worker
+      // taking one PDF job at a time drained at most two a second however many were waiting.
+      // A batch that found work means there may be more, so look again at once.
+      if (workerId) queue.notifyWorker(workerId);
+    }
+  };
   // The overloads above keep callers typed; pg-boss passes whatever its options asked for.
-  const work = () =>
-    (
+  const work = async () => {
+    workerId = await (
       queue.work.bind(queue) as unknown as (
         name: string,
         options: PgBoss.WorkOptions,
         handler: (jobs: never[]) => Promise<unknown>,
       ) => Promise<string>
     )(name, options, measured);
+  };
   const gate = workGates.get(queue);
   if (!gate) {
     await work();
