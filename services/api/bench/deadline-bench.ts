@@ -44,6 +44,7 @@ import {
 } from '../test/support/load-run';
 import { seedApplicants as writeApplicantsWithSessions } from '../test/support/fault-scenarios';
 import { AnswerLedger } from '../test/support/answer-ledger';
+import { readCommandCpuMs, readTreeCpuMs } from './process-tree-cpu';
 import {
   readErrorCode,
   runSchedule,
@@ -73,6 +74,15 @@ const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1
 const submitterCount = Math.ceil(SUBMIT_RATE * DURATION_S);
 
 type Phase = 'baseline' | 'before' | 'after';
+/** Cumulative CPU in ms of each part of the stack at one moment (`at`, wall clock). */
+interface CpuSample {
+  at: number;
+  api: number;
+  worker: number;
+  postgres: number;
+  generator: number;
+}
+const CPU_PARTS = ['api', 'worker', 'postgres', 'generator'] as const;
 type Side = 'before' | 'edge' | 'after';
 
 interface Outcome {
@@ -362,6 +372,21 @@ try {
   if (baselineStartWall < Date.now() + 200) {
     throw new Error('Setting the deadline took longer than SET_UP_ALLOWANCE_MS; nothing was sent.');
   }
+  // Where the two cores go: CPU of each part of the stack at the phases' edges, read from /proc.
+  const cpuSamples: CpuSample[] = [];
+  const sampleCpu = () => {
+    const own = process.cpuUsage();
+    cpuSamples.push({
+      at: Date.now(),
+      api: stack!.apis.reduce((sum, api) => sum + readTreeCpuMs(api.pid), 0),
+      worker: stack!.workers.reduce((sum, worker) => sum + readTreeCpuMs(worker.pid), 0),
+      postgres: readCommandCpuMs('postgres'),
+      generator: (own.user + own.system) / 1000,
+    });
+  };
+  for (const wall of [baselineStartWall, mainStartWall, closesAt, endWall]) {
+    setTimeout(sampleCpu, wall - Date.now());
+  }
   // One clock for due times (monotonic) and one for judging against the deadline (the wall).
   const wallToPerf = performance.now() - Date.now();
   const perfOf = (wall: number) => wall + wallToPerf;
@@ -469,6 +494,8 @@ try {
   );
   const schedule = await runSchedule(sends);
   await Promise.all(inFlight);
+  // The last CPU sample is taken at the end of the load's window, whenever the answers came.
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, endWall - Date.now()) + 20));
   const loadEndedAt = Date.now();
   const loadAverageAfter = loadAverage();
 
@@ -564,6 +591,41 @@ try {
   ].filter(Boolean);
   if (correctnessFailures.length > 0) exitCode = 1;
 
+  // Four samples: baseline start, main start, the deadline, the end; a phase is two of them.
+  const cpuPhases: [Phase, number][] = [
+    ['baseline', 0],
+    ['before', 1],
+    ['after', 2],
+  ];
+  const coresBusy = (from: CpuSample, to: CpuSample, part: (typeof CPU_PARTS)[number]) =>
+    (to[part] - from[part]) / (to.at - from.at);
+  const cpuRows: BenchCell[][] =
+    cpuSamples.length === 4
+      ? cpuPhases.map(([phase, i]) => {
+          const from = cpuSamples[i]!;
+          const to = cpuSamples[i + 1]!;
+          const parts = CPU_PARTS.map((part) => coresBusy(from, to, part));
+          return [
+            phaseLabel[phase],
+            ...parts.map((cores) => cores.toFixed(2)),
+            parts.reduce((sum, cores) => sum + cores, 0).toFixed(2),
+          ];
+        })
+      : [['not sampled (the load ended before its timers)', '—', '—', '—', '—', '—']];
+  // What a request costs the server side (API and PostgreSQL): a save from the baseline, a
+  // submit from what the phase before the deadline spent beyond its saves at that cost.
+  const serverCpuMs = (i: number) =>
+    cpuSamples[i + 1]!.api +
+    cpuSamples[i + 1]!.postgres -
+    cpuSamples[i]!.api -
+    cpuSamples[i]!.postgres;
+  const cpuPerSaveMs =
+    cpuSamples.length === 4 ? serverCpuMs(0) / Math.max(1, savesIn('baseline').length) : NaN;
+  const cpuPerSubmitMs =
+    cpuSamples.length === 4
+      ? (serverCpuMs(1) - cpuPerSaveMs * savesIn('before').length) /
+        Math.max(1, submitsIn('before').length)
+      : NaN;
   reportBench({
     id: 'deadline',
     title: 'Deadline day: saves and submits across a round’s deadline (`services/api`, issue #29)',
@@ -649,6 +711,20 @@ try {
         caption: 'Submits (`POST /api/submit`), latency from each submit’s due time',
         columns: ['phase', 'submits', 'sent/s', 'p50', 'p99', 'max', 'statuses', 'target'],
         rows: submitRows,
+      },
+      {
+        caption:
+          'Where the CPU went: cores busy (CPU seconds per second of the phase) for each part of ' +
+          'the stack, read from /proc at the phases’ edges',
+        columns: [
+          'phase',
+          'API processes (with their children)',
+          'worker (with sandbox and LibreOffice)',
+          'PostgreSQL (every backend)',
+          'load generator',
+          'all',
+        ],
+        rows: cpuRows,
       },
       {
         caption: `Application PDF jobs (\`${PDF_QUEUE_NAME}\`, pg-boss), lag from the job’s creation`,
@@ -747,6 +823,11 @@ try {
         `the latencies): p99 ${formatMs(percentile(schedule.lateness, 99))}, max ` +
         `${formatMs(maxOf(schedule.lateness))}; saves p99 over the whole ` +
         `measured part ${formatMs(p99Of(mainSaves))}.`,
+      `Server-side CPU (API processes and PostgreSQL) per request: ${cpuPerSaveMs.toFixed(2)} ms ` +
+        `per save in the baseline; ${cpuPerSubmitMs.toFixed(1)} ms per submit with its ` +
+        '`GET /api/pdf` before the deadline (what the API and PostgreSQL spent in that phase ' +
+        'beyond its saves at the baseline’s cost, over its submits). Two cores give 2,000 ms of ' +
+        'CPU a second to everything.',
       `Start-up of the stack (build when stale, migrate, two API processes, worker): ` +
         `${seconds(stackReadyIn)}; seeding ${applicants.length.toLocaleString('en-US')} ` +
         `applicants: ${seconds(seededIn)} (account and session rows ${seconds(rowsIn)}, then ` +

@@ -42,3 +42,29 @@ export function readDescendantsCpuMs(root = process.pid): number {
   }
   return total;
 }
+
+/** User + system CPU, in ms, of `pid` itself and every descendant of it. */
+export function readTreeCpuMs(pid: number): number {
+  return (readCpuMs(pid) ?? 0) + readDescendantsCpuMs(pid);
+}
+
+/**
+ * User + system CPU, in ms, of every process whose command name is `command`, with the children
+ * each has reaped: PostgreSQL runs a process per connection, and the postmaster reaps the ones
+ * that close.
+ */
+export function readCommandCpuMs(command: string): number {
+  let total = 0;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let comm: string;
+    try {
+      comm = readFileSync(`/proc/${name}/comm`, 'utf8').trim();
+    } catch {
+      continue;
+    }
+    if (comm !== command) continue;
+    total += (readCpuMs(Number(name)) ?? 0) + readReapedChildrenCpuMs(Number(name));
+  }
+  return total;
+}
