@@ -16,6 +16,7 @@ import {
 import { ANSWER_FIXTURES, type AnswerFixture } from '../src/fixtures';
 import { renderApplicationPdf } from '../src/pdf';
 import { renderTaggedApplicationPdf } from '../src/pdf/tagged/assemble-tagged';
+import { combineApplicationPdfs } from '../src/pdf/tagged/combine-tagged';
 import { stampNotes } from '../src/pdf/tagged/stamp-notes';
 import {
   buildDocumentPdf,
@@ -67,10 +68,15 @@ const pdfInfo = (bytes: Uint8Array, ...args: string[]) =>
 
 /** The answer rows of the structure tree as poppler reads them: TH text, TD text, in tree order. */
 function structureRows(bytes: Uint8Array): { th: string; td: string }[] {
+  return readStructureRows(pdfInfo(bytes, '-struct-text'));
+}
+
+/** The same from poppler's dump of one application's tree. */
+function readStructureRows(tree: string): { th: string; td: string }[] {
   const rows: { th: string; td: string }[] = [];
   let cell: 'th' | 'td' | undefined;
   let pastCover = false;
-  for (const line of pdfInfo(bytes, '-struct-text').split('\n')) {
+  for (const line of tree.split('\n')) {
     const trimmed = line.trim();
     const quoted = /^"(.*)"$/s.exec(trimmed);
     if (quoted) {
@@ -325,4 +331,52 @@ describe('conversion notes stamped on a converted document', () => {
     expect(pages[0]).toContain(NOTE);
     expect(pages[0]).toContain('A second note.');
   });
+});
+
+describe('the combined PDF of several applications (the export’s --combined)', () => {
+  it('is one tagged document: a Part per applicant holding its application’s tree, rows in order', async () => {
+    const complete = viewOf(ANSWER_FIXTURES.complete);
+    const unicode = viewOf(ANSWER_FIXTURES.unicode);
+    const first = await renderTaggedApplicationPdf(complete, { ...COVER, applicantName: 'Ada' });
+    const second = await renderTaggedApplicationPdf(unicode, COVER, [
+      { title: 'Personal Statement', bytes: await buildTaggedDocumentPdf('Statement', 2) },
+    ]);
+    const bytes = await combineApplicationPdfs(
+      [
+        { title: 'Ada Lovelace', read: async () => first },
+        { title: NAME, read: async () => second },
+      ],
+      'Applications',
+    );
+    expect(await checkPdfUa(bytes)).toEqual([]);
+    expect(pdfInfo(bytes)).toMatch(/^Tagged:\s+yes$/m);
+    expect(pdfInfo(bytes)).toMatch(/^Title:\s+Applications$/m);
+
+    const tree = pdfInfo(bytes, '-struct-text');
+    // Each application's own tree sits directly in its Part (no Document inside a Document).
+    const parts = tree.split('\n').filter((line) => /^\s*Part\b/.test(line));
+    expect(parts).toHaveLength(2);
+    expect(tree).toMatch(/^Document\n {2}Part "Ada Lovelace"\n {4}P\b[^\n]*\n[^\n]*\n {4}H1\b/);
+    expect(tree).not.toMatch(/Part[^\n]*\n\s+Document/);
+    expect(tree).toContain('"Statement text of part 2."');
+    // Every answer row of each application, in the order of its print view.
+    const [, ...chunks] = tree.split(/^\s*Part\b.*$/m);
+    [complete, unicode].forEach((view, i) => {
+      const rows = readStructureRows(chunks[i]!);
+      const pairs = collectAnswerPairs(view);
+      expect(rows).toHaveLength(pairs.length);
+      pairs.forEach((pair, j) => {
+        expect(squeeze(rows[j]!.th).startsWith(squeeze(pair.label))).toBe(true);
+        expect(squeeze(rows[j]!.td)).toBe(squeeze(pair.value));
+      });
+    });
+
+    const pages = await PDFLib.load(bytes);
+    const [a, b] = await Promise.all([PDFLib.load(first), PDFLib.load(second)]);
+    expect(pages.getPageCount()).toBe(a.getPageCount() + b.getPageCount());
+    expect(pdfOutline(bytes).map((entry) => [entry.title, entry.page])).toEqual([
+      ['Ada Lovelace', 1],
+      [NAME, a.getPageCount() + 1],
+    ]);
+  }, 60_000);
 });

@@ -332,6 +332,13 @@ describe.each(primaryDriver())('export on %s', (driver) => {
     const loose = await run(path.join(work, 'loose'), ['--combined']);
     const combined = loose.outputs.find((f) => f.endsWith('.pdf'))!;
     const doc = await expectOutline(readFileSync(combined), 20);
+    // One tagged document, a Part of the structure tree per applicant.
+    expect(execFileSync('pdfinfo', [combined], { encoding: 'utf8' })).toMatch(/^Tagged:\s+yes$/m);
+    const parts = execFileSync('pdfinfo', ['-struct', combined], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+    }).match(/^ {2}Part\b/gm);
+    expect(parts).toHaveLength(20);
     const pages = readIndex(path.join(work, 'loose')).applications.reduce(
       (n, r) => n + r.pages!,
       0,

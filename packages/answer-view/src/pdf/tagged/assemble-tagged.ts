@@ -116,17 +116,22 @@ function isImage(document: PdfDocumentInput): boolean {
  * A text string: plain when it is printable ASCII without delimiters (some readers, poppler's
  * structure dump among them, show only those), UTF-16 otherwise.
  */
-function encodeText(text: string): PDFString | PDFHexString {
+export function encodeText(text: string): PDFString | PDFHexString {
   return /^[\x20-\x27\x2a-\x5b\x5d-\x7e]*$/.test(text)
     ? PDFString.of(text)
     : PDFHexString.fromText(text);
 }
 
-/** A new Sect under the Document element, titled with the question. */
-function addSection(pdf: PDFDocument, documentElement: PDFRef, title: string): PDFRef {
+/** A new Sect (or Part) under the Document element, titled with the question (or applicant). */
+export function addSection(
+  pdf: PDFDocument,
+  documentElement: PDFRef,
+  title: string,
+  type: 'Sect' | 'Part' = 'Sect',
+): PDFRef {
   const sect = pdf.context.obj({
     Type: 'StructElem',
-    S: 'Sect',
+    S: type,
     P: documentElement,
     T: encodeText(title),
     K: [],
@@ -178,7 +183,7 @@ function tagFigures(
   root.set(PDFName.of('ParentTreeNextKey'), PDFNumber.of(nextKey));
 }
 
-function isTagged(source: PDFDocument): boolean {
+export function isTagged(source: PDFDocument): boolean {
   const markInfo = source.catalog.lookupMaybe(PDFName.of('MarkInfo'), PDFDict);
   return (
     markInfo?.get(PDFName.of('Marked')) === PDFBool.True &&
@@ -186,14 +191,14 @@ function isTagged(source: PDFDocument): boolean {
   );
 }
 
-function seedCopy(copier: PDFObjectCopier, from: PDFObject, to: PDFObject) {
+export function seedCopy(copier: PDFObjectCopier, from: PDFObject, to: PDFObject) {
   (copier as unknown as { traversedObjects: Map<PDFObject, PDFObject> }).traversedObjects.set(
     from,
     to,
   );
 }
 
-function findDocumentElement(pdf: PDFDocument): PDFRef {
+export function findDocumentElement(pdf: PDFDocument): PDFRef {
   const root = pdf.catalog.lookup(PDFName.of('StructTreeRoot'), PDFDict);
   const kids = root.lookup(PDFName.of('K'), PDFArray);
   return kids.get(0) as PDFRef;
@@ -214,13 +219,25 @@ function readNumberTree(pdf: PDFDocument, node: PDFDict | undefined, into: [numb
   return into;
 }
 
-function mergeStructure(
+/** A structure element's (or the root's) children: /K is one object or an array of them. */
+function listKids(source: PDFDocument, element: PDFDict): PDFObject[] {
+  const kids = element.get(PDFName.of('K'));
+  const resolved = kids ? source.context.lookup(kids) : undefined;
+  return resolved instanceof PDFArray ? resolved.asArray() : kids ? [kids] : [];
+}
+
+export function mergeStructure(
   pdf: PDFDocument,
   source: PDFDocument,
   copier: PDFObjectCopier,
   documentElement: PDFRef,
   title: string,
   pages: readonly PDFPage[],
+  options: {
+    type?: 'Sect' | 'Part';
+    /** Put the children of the source's one Document element, not the element, in the section. */
+    unwrapDocument?: boolean;
+  } = {},
 ) {
   const sourceRootRef = source.catalog.get(PDFName.of('StructTreeRoot')) as PDFRef;
   const sourceRoot = source.context.lookup(sourceRootRef, PDFDict);
@@ -229,16 +246,24 @@ function mergeStructure(
   const nums = parentTree.lookup(PDFName.of('Nums'), PDFArray);
   const nextKey = root.lookupMaybe(PDFName.of('ParentTreeNextKey'), PDFNumber)?.asNumber() ?? 0;
 
-  const sectRef = addSection(pdf, documentElement, title);
+  const sectRef = addSection(pdf, documentElement, title, options.type);
   const sect = pdf.context.lookup(sectRef, PDFDict);
   // The source's elements name its root as their parent: they become the Sect's children.
   seedCopy(copier, sourceRootRef, sectRef);
-  const kids = sourceRoot.get(PDFName.of('K'));
-  const sectKids = sect.lookup(PDFName.of('K'), PDFArray);
-  const sourceKids = source.context.lookup(kids);
-  for (const kid of sourceKids instanceof PDFArray ? sourceKids.asArray() : kids ? [kids] : []) {
-    sectKids.push(copier.copy(kid));
+  let parent = sourceRoot;
+  const only = listKids(source, sourceRoot);
+  const documentKid = only.length === 1 ? source.context.lookup(only[0]) : undefined;
+  if (
+    options.unwrapDocument &&
+    documentKid instanceof PDFDict &&
+    documentKid.get(PDFName.of('S')) === PDFName.of('Document')
+  ) {
+    // Its children name it as their parent: they become the section's too.
+    seedCopy(copier, only[0]!, sectRef);
+    parent = documentKid;
   }
+  const sectKids = sect.lookup(PDFName.of('K'), PDFArray);
+  for (const kid of listKids(source, parent)) sectKids.push(copier.copy(kid));
 
   let maxKey = -1;
   for (const [key, value] of readNumberTree(
