@@ -286,7 +286,11 @@ export async function mergeAnswers(
   }) as PreparedValue[];
   const merge = async () => (await runPrepared(db, save.statement, values)).length > 0;
   if (await merge()) return;
+  // Nothing written: a closed round or a submitted application (every save after a deadline
+  // lands here, so say so before trying again), or no application yet (the resolver starts one).
   const applicationId = await resolve();
+  const refusal = await explainRefusedWrite(db, applicationId, write);
+  if (refusal) throw refusal;
   if (await merge()) return;
   throw (
     (await explainRefusedWrite(db, applicationId, write)) ??
