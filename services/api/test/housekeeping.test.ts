@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, type ApplicationPdfResponse } from '@admissions/api-contract';
+import { sendJob } from '../src/platform/queue/job-queue';
 import { HOUSEKEEPING_QUEUE } from '../src/modules/auth';
 import { HOUSEKEEPING_CRON } from '../src/modules/auth/housekeeping';
 import { ORPHAN_PDF_GRACE_MS, createApplicationPdfKey } from '../src/modules/print';
@@ -70,7 +71,7 @@ describe.each(availableDrivers())('housekeeping on %s', (driver) => {
     expect(await countRows('sessions')).toBe(2);
     expect(await countRows('login_throttle')).toBe(2);
 
-    await t.runtime.queue.send(HOUSEKEEPING_QUEUE.name, {});
+    await sendJob(t.runtime.queue, HOUSEKEEPING_QUEUE.name, {});
     for (let i = 0; i < 200 && (await countRows('sessions')) > 1; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -98,7 +99,7 @@ describe.each(availableDrivers())('housekeeping on %s', (driver) => {
     await tryCode(`busy.${driver}@example.org`);
     expect(await countRows('address_throttle')).toBe(before + 2);
 
-    await t.runtime.queue.send(HOUSEKEEPING_QUEUE.name, {});
+    await sendJob(t.runtime.queue, HOUSEKEEPING_QUEUE.name, {});
     for (let i = 0; i < 200 && (await countRows('address_throttle')) > 1; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -126,7 +127,7 @@ describe.each(availableDrivers())('housekeeping on %s', (driver) => {
     const liveMail = await forgot(live);
     expect(await countRows('password_resets')).toBe(before + 2);
 
-    await t.runtime.queue.send(HOUSEKEEPING_QUEUE.name, {});
+    await sendJob(t.runtime.queue, HOUSEKEEPING_QUEUE.name, {});
     await waitUntil(async () => (await countRows('password_resets')) === 1);
 
     expect(await countRows('password_resets')).toBe(1);
@@ -166,7 +167,7 @@ describe.each(availableDrivers())('housekeeping on %s', (driver) => {
     writeFileSync(path.join(outbox, partial), '{"to":');
     age(partial, 25 * HOUR);
 
-    await t.runtime.queue.send(HOUSEKEEPING_QUEUE.name, {});
+    await sendJob(t.runtime.queue, HOUSEKEEPING_QUEUE.name, {});
     await waitUntil(() => !existsSync(path.join(outbox, old)));
 
     expect(existsSync(path.join(outbox, old))).toBe(false);
@@ -206,7 +207,7 @@ describe.each(availableDrivers())('housekeeping on %s', (driver) => {
 
     // Both are older than the grace period a render in progress is given.
     t.clock.set(new Date(Date.now() + ORPHAN_PDF_GRACE_MS + MINUTE));
-    await t.runtime.queue.send(HOUSEKEEPING_QUEUE.name, {});
+    await sendJob(t.runtime.queue, HOUSEKEEPING_QUEUE.name, {});
     await waitUntil(async () => !(await stored()).includes(orphan));
 
     expect(await stored()).toEqual(cached);

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { wrapPglite, type Database } from '../src/platform/db/connect';
 import { PGLITE_EXTENSIONS } from '../src/platform/db/pglite-extensions';
 import {
+  sendJob,
   startJobQueue,
   workJobs,
   type JobQueue,
@@ -150,4 +151,23 @@ describe('job queue set-up', () => {
     // Two intervals' worth: the first fetch may run before work() hands back the worker's id.
     expect(performance.now() - started).toBeLessThan(11_000);
   });
+
+  it('wakes its own idle worker when it sends a job, instead of leaving it to the next poll', async () => {
+    const queue = await start(QUEUES);
+    const worked: number[] = [];
+    await workJobs<{ n: number }>(
+      queue,
+      'setup-b',
+      { pollingIntervalSeconds: 30, batchSize: 1 },
+      async ([job]) => {
+        worked.push(job!.data.n);
+      },
+    );
+    // The worker's first fetch found nothing; it now sleeps out its 30 s.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const sent = performance.now();
+    await sendJob(queue, 'setup-b', { n: 1 });
+    await expect.poll(() => worked, { timeout: 40_000, interval: 50 }).toEqual([1]);
+    expect(performance.now() - sent).toBeLessThan(10_000);
+  }, 60_000);
 });

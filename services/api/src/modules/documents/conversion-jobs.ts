@@ -6,7 +6,12 @@
 import type { Logger } from 'pino';
 import { DOCUMENT_MESSAGES, MESSAGES } from '@admissions/api-contract';
 import { MAX_FILE_SIZE_BYTES } from '@admissions/form';
-import { workJobs, type JobQueue, type QueueDefinition } from '../../platform/queue/job-queue';
+import {
+  sendJob,
+  workJobs,
+  type JobQueue,
+  type QueueDefinition,
+} from '../../platform/queue/job-queue';
 import type { Clock } from '../../platform/lib/clock';
 import type { DocumentConverter } from './conversion/convert-document';
 import {
@@ -86,7 +91,7 @@ export interface ConversionWorkerDeps {
 }
 
 export async function enqueueConversion(queue: JobQueue, job: ConversionJob): Promise<void> {
-  await queue.send(CONVERSION_QUEUE_NAME, job);
+  await sendJob(queue, CONVERSION_QUEUE_NAME, job);
 }
 
 async function removeQuietly(storage: StorageDriver, key: string | null, logger: Logger) {
@@ -308,7 +313,7 @@ export async function startConversionWorker(
 ): Promise<() => Promise<void>> {
   const { queue, concurrency, logger } = deps;
   const requeue = async (job: ConversionJob) => {
-    await queue.send(CONVERSION_QUEUE_NAME, job, { startAfter: BUSY_RETRY_SECONDS });
+    await sendJob(queue, CONVERSION_QUEUE_NAME, job, { startAfter: BUSY_RETRY_SECONDS });
   };
   for (let i = 0; i < concurrency; i++) {
     await workJobs<ConversionJob>(

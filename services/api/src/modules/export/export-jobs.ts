@@ -7,7 +7,12 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Database } from '../../platform/db/connect';
-import { workJobs, type JobQueue, type QueueDefinition } from '../../platform/queue/job-queue';
+import {
+  sendJob,
+  workJobs,
+  type JobQueue,
+  type QueueDefinition,
+} from '../../platform/queue/job-queue';
 import { createApplicationPdfKey, type PageCountingRenderer, type RenderDeps } from '../print';
 import type { StorageDriver } from '../../platform/storage/storage-driver';
 import {
@@ -219,7 +224,7 @@ export function createQueueRenderer(deps: QueueRendererDeps): ApplicationRendere
 
   return async (applicationId) => {
     if (deps.signal?.aborted) throw new RenderCancelledError();
-    const id = await queue.send(EXPORT_QUEUE, { applicationId } satisfies ExportJob);
+    const id = await sendJob(queue, EXPORT_QUEUE, { applicationId } satisfies ExportJob);
     if (!id) throw new Error('the job queue refused the export job');
     if (waiting.size === 0) lastProgress = Date.now();
     return new Promise((resolve, reject) => {

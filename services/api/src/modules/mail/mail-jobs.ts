@@ -1,6 +1,11 @@
 import type { Logger } from 'pino';
 import { seal, unseal } from '../../platform/lib/crypto';
-import { workJobs, type JobQueue, type QueueDefinition } from '../../platform/queue/job-queue';
+import {
+  sendJob,
+  workJobs,
+  type JobQueue,
+  type QueueDefinition,
+} from '../../platform/queue/job-queue';
 import type { Mailer, MailMessage } from '../../platform/mail/mailer';
 
 /**
@@ -47,7 +52,7 @@ export async function enqueueMail(
   message: MailJob,
 ): Promise<void> {
   const data: SealedMail = { sealed: seal(encryptionKey, JSON.stringify(message)) };
-  await queue.send(MAIL_QUEUE.name, data);
+  await sendJob(queue, MAIL_QUEUE.name, data);
 }
 
 /** Messages fetched at once, and how many of them are sent in parallel. */

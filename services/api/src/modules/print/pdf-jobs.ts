@@ -2,7 +2,12 @@
 // version, stores it, and records it if its generation is still the current one.
 import type { Logger } from 'pino';
 import { SERVICE_MESSAGES } from '@admissions/api-contract';
-import { workJobs, type JobQueue, type QueueDefinition } from '../../platform/queue/job-queue';
+import {
+  sendJob,
+  workJobs,
+  type JobQueue,
+  type QueueDefinition,
+} from '../../platform/queue/job-queue';
 import { isSandboxLimit } from '../../platform/sandbox/sandbox-pool';
 import type { StorageDriver } from '../../platform/storage/storage-driver';
 import { createApplicationPdfKey } from './pdf-keys';
@@ -27,7 +32,7 @@ export interface PdfWorkerDeps extends RenderDeps {
 }
 
 export async function enqueuePdfJob(queue: JobQueue, job: PdfJob): Promise<void> {
-  await queue.send(PDF_QUEUE.name, job);
+  await sendJob(queue, PDF_QUEUE.name, job);
 }
 
 async function removeQuietly(storage: StorageDriver, key: string | null, logger: Logger) {

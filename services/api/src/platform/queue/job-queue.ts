@@ -47,6 +47,27 @@ export function maintenanceIntervalSeconds(queues: QueueDefinition[]): number {
 
 const observers = new WeakMap<JobQueue, JobObserver>();
 const workGates = new WeakMap<JobQueue, PromiseLike<unknown>>();
+/** This process's workers, by queue name: sendJob wakes them. */
+const localWorkers = new WeakMap<JobQueue, Map<string, Set<string>>>();
+
+/**
+ * Queues a job (pg-boss's send) and wakes this process's own workers of that queue, which would
+ * otherwise find it at their next poll: on the embedded default one process sends and works every
+ * job, and a sign-up code's e-mail, a conversion or a PDF then starts at once. A job for later
+ * (`startAfter`) waits for its time as before; other processes' workers poll as before.
+ */
+export async function sendJob(
+  queue: JobQueue,
+  name: string,
+  data: object,
+  options: PgBoss.SendOptions = {},
+): Promise<string | null> {
+  const id = await queue.send(name, data, options);
+  if (options.startAfter === undefined) {
+    for (const workerId of localWorkers.get(queue)?.get(name) ?? []) queue.notifyWorker(workerId);
+  }
+  return id;
+}
 
 /**
  * Works a queue: pg-boss's work() with the handler measured for the metrics when this process
@@ -98,6 +119,11 @@ export async function workJobs(
         handler: (jobs: never[]) => Promise<unknown>,
       ) => Promise<string>
     )(name, options, measured);
+    let byName = localWorkers.get(queue);
+    if (!byName) localWorkers.set(queue, (byName = new Map()));
+    let ids = byName.get(name);
+    if (!ids) byName.set(name, (ids = new Set()));
+    ids.add(workerId);
   };
   const gate = workGates.get(queue);
   if (!gate) {
