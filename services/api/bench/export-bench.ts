@@ -7,7 +7,7 @@
 // own, created and dropped); storage on local disk in a temporary DATA_DIR.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -19,6 +19,7 @@ import { systemClock } from '../src/platform/lib/clock';
 import { createStorage } from '../src/platform/storage/create-storage';
 import { seedApplications } from '../test/support/seed-applications';
 import { reportBench } from '../../../bench/report';
+import { readTreeCpuMs } from './process-tree-cpu';
 
 const COUNT = Number(process.argv[2] ?? 200);
 const apiDir = path.resolve(import.meta.dirname, '..');
@@ -52,17 +53,14 @@ function cli(args: string[], env: Record<string, string>) {
   };
 }
 
-/** CPU seconds (user + system, all threads) a live process has used, from /proc. */
+/**
+ * CPU seconds (user + system, all threads) a live process and its descendants have used, from
+ * /proc: the renders run in sandbox children, which the process's own figure leaves out.
+ */
 function cpuSeconds(pid: number | undefined): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return NaN;
-  }
+  if (pid === undefined || !existsSync(`/proc/${pid}`)) return NaN;
+  return readTreeCpuMs(pid) / 1000;
 }
-const CLOCK_TICKS = 100;
 
 async function timedExport(args: string[], env: Record<string, string>) {
   const started = performance.now();
@@ -149,8 +147,18 @@ try {
     `${run.perMinute.toFixed(0)}/min`,
     `${run.steady}/min`,
     `${(cpuPerApplication * 1000).toFixed(0)} ms (≈ ${((cores * 60) / cpuPerApplication).toFixed(0)}/min on ${cores} idle cores)`,
-    '≥ 600/min',
+    '≥ 600/min (#8), ≥ 1,000/min (#32)',
   ];
+  // #32's rate is a CPU budget: two cores at 1,000 a minute leave 120 ms of CPU per application.
+  const budgetMs = (cores * 60_000) / 1000;
+  notes.push(
+    `#32's ≥ 1,000/min needs at most ${budgetMs.toFixed(0)} ms of CPU per application on ` +
+      `${cores} cores; this run spent ${(cpuPerApp * 1000).toFixed(0)} ms in process: ` +
+      (cpuPerApp * 1000 <= budgetMs
+        ? 'within it.'
+        : 'the rate is bound by that CPU, not by waiting (see the application-pdf section for ' +
+          'the render with three documents).'),
+  );
   reportBench({
     id: 'export',
     title: 'Batch export (`services/api`, issue #8)',
@@ -161,7 +169,8 @@ try {
       '(start-up included): in process (`npm run cli -- export --out DIR`, a render thread per ' +
       'core) and with `--queue` and two `npm run cli -- worker` processes doing the rendering. ' +
       '"After start-up" is the rate the progress line reports from the first render on; CPU time ' +
-      'is read from /proc for every process involved.',
+      'is read from /proc for every process involved and its children (the renders run in sandbox ' +
+      'children).',
     tables: [
       {
         columns: [
