@@ -3,7 +3,15 @@
 // rows, the text, the outline and the page numbers.
 import { execFileSync } from 'node:child_process';
 import PDFDocument from 'pdfkit';
-import { PDFDict, PDFDocument as PDFLib, PDFHexString, PDFName, PDFString } from 'pdf-lib';
+import {
+  degrees,
+  PDFDict,
+  PDFDocument as PDFLib,
+  PDFHexString,
+  PDFName,
+  PDFString,
+  StandardFonts,
+} from 'pdf-lib';
 import { openSync } from 'fontkit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { APPLICATION_DEFINITION, DEFAULT_PARTNER } from '@admissions/form';
@@ -260,8 +268,9 @@ describe('the tagged application PDF with documents appended', () => {
     const bytes = await renderTaggedApplicationPdf(view, COVER, documents.slice(0, 1));
     expect(await checkPdfUa(bytes)).toEqual([]);
     const tree = pdfInfo(bytes, '-struct-text');
+    // The section's own heading (the title over the first page) comes first, then the tree.
     expect(tree).toMatch(
-      /Sect "Personal Statement"\n\s+Document\n\s+H1[^\n]*\n\s+"Statement part 1"/,
+      /Sect "Personal Statement"\n\s+H1[^\n]*\n\s+"Personal Statement"\n\s+Document\n\s+H1[^\n]*\n\s+"Statement part 1"/,
     );
     expect(tree).toContain('"Statement text of part 2."');
   }, 60_000);
@@ -305,6 +314,154 @@ describe('the tagged application PDF with documents appended', () => {
       { title: 'Resume', page: pages.length - 1 },
     ]);
   }, 60_000);
+});
+
+/** The children of the Sect titled `title` in poppler's structure dump: type and text of each. */
+function listSectKids(tree: string, title: string): { type: string; text: string }[] {
+  const lines = tree.split('\n');
+  const start = lines.findIndex((line) => line.trim() === `Sect "${title}"`);
+  if (start < 0) return [];
+  const depth = (line: string) => line.length - line.trimStart().length;
+  const own = depth(lines[start]!);
+  const kids: { type: string; text: string }[] = [];
+  let kidDepth: number | undefined;
+  for (const line of lines.slice(start + 1)) {
+    if (line.trim() === '') continue;
+    if (depth(line) <= own) break;
+    kidDepth ??= depth(line);
+    const trimmed = line.trim();
+    if (depth(line) === kidDepth) {
+      kids.push({ type: /^[A-Za-z0-9]+/.exec(trimmed)?.[0] ?? '', text: '' });
+    } else {
+      const quoted = /^"(.*)"$/s.exec(trimmed);
+      if (quoted) kids.at(-1)!.text += quoted[1];
+    }
+  }
+  return kids;
+}
+
+/** The words on page `page` (1-based) as shown, each with its box (poppler's pdftotext -bbox). */
+function pdfWords(bytes: Uint8Array, page: number) {
+  const html = withFile(bytes, (file) =>
+    execFileSync('pdftotext', ['-bbox', '-f', String(page), '-l', String(page), file, '-'], {
+      encoding: 'utf8',
+    }),
+  );
+  return [
+    ...html.matchAll(
+      /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g,
+    ),
+  ].map(([, xMin, yMin, xMax, yMax, text]) => ({
+    text: text!,
+    xMin: Number(xMin),
+    yMin: Number(yMin),
+    xMax: Number(xMax),
+    yMax: Number(yMax),
+  }));
+}
+
+describe('the title over each appended document’s first page', () => {
+  const view = viewOf(ANSWER_FIXTURES.unicode);
+  const TITLE = 'Personal Statement';
+  let answerPages: number;
+
+  beforeAll(async () => {
+    answerPages = pdfPageTexts(await renderTaggedApplicationPdf(view, COVER)).length;
+  }, 60_000);
+
+  /** Asserts the document's section starts with an H1 of the title, read first on its page. */
+  function expectHeading(bytes: Uint8Array, documentPages: number, ownText: string) {
+    const kids = listSectKids(pdfInfo(bytes, '-struct-text'), TITLE);
+    expect(kids[0]).toEqual({ type: 'H1', text: TITLE });
+    const pages = pdfPageTexts(bytes);
+    expect(pages).toHaveLength(answerPages + documentPages);
+    const first = squeeze(pages[answerPages]!);
+    expect(first.startsWith(squeeze(TITLE))).toBe(true);
+    if (ownText) expect(first.indexOf(squeeze(ownText))).toBeGreaterThan(0);
+    // The title strips are not pages of the file, nor counted in its page numbers.
+    pages.forEach((page, i) => expect(page).toContain(`Page ${i + 1} of ${pages.length}`));
+    expect(pdfOutline(bytes).at(-1)).toMatchObject({ title: TITLE, page: answerPages + 1 });
+  }
+
+  it('heads a tagged document’s section, before the document’s own tree', async () => {
+    const bytes = await renderTaggedApplicationPdf(view, COVER, [
+      { title: TITLE, bytes: await buildTaggedDocumentPdf('Statement', 2) },
+    ]);
+    expectHeading(bytes, 2, 'Statement part 1');
+    expect(listSectKids(pdfInfo(bytes, '-struct-text'), TITLE).map((kid) => kid.type)).toEqual([
+      'H1',
+      'Document',
+    ]);
+    expect(await checkPdfUa(bytes)).toEqual([]);
+  }, 60_000);
+
+  it('heads a converted image’s section, before its Figure', async () => {
+    const image = await PDFLib.create();
+    const png = await image.embedPng(Buffer.from(ONE_PIXEL_PNG, 'base64'));
+    image.addPage([612, 792]).drawImage(png, { x: 72, y: 72, width: 468, height: 648 });
+    const bytes = await renderTaggedApplicationPdf(view, COVER, [
+      { title: TITLE, bytes: await image.save(), fileName: 'statement.png' },
+    ]);
+    expectHeading(bytes, 1, '');
+    expect(listSectKids(pdfInfo(bytes, '-struct-text'), TITLE).map((kid) => kid.type)).toEqual([
+      'H1',
+      'Figure',
+    ]);
+    expect(await checkPdfUa(bytes)).toEqual([]);
+  }, 60_000);
+
+  it('gives an untagged document a section holding just its heading', async () => {
+    const bytes = await renderTaggedApplicationPdf(view, COVER, [
+      { title: TITLE, bytes: await buildDocumentPdf('Resume', 2) },
+    ]);
+    expectHeading(bytes, 2, 'Resume page 1');
+    expect(listSectKids(pdfInfo(bytes, '-struct-text'), TITLE)).toEqual([
+      { type: 'H1', text: TITLE },
+    ]);
+    // The document's own content stays untagged; the heading adds no failure of its own.
+    const findings = await checkPdfUa(bytes);
+    const failingPages = new Set(findings.map((f) => /^page (\d+)/.exec(f.message)?.[1]));
+    expect([...failingPages]).toEqual([String(answerPages + 1), String(answerPages + 2)]);
+  }, 60_000);
+
+  it.each([90, 180, 270])(
+    'reads upright along the top of a page turned %i degrees',
+    async (rotation) => {
+      const source = await PDFLib.create();
+      const font = await source.embedFont(StandardFonts.Helvetica);
+      const page = source.addPage([612, 792]);
+      page.drawText('Statement body', { x: 72, y: 400, size: 14, font });
+      page.setRotation(degrees(rotation));
+      const bytes = await renderTaggedApplicationPdf(view, COVER, [
+        { title: TITLE, bytes: await source.save() },
+      ]);
+      expect(pdfPageTexts(bytes)).toHaveLength(answerPages + 1);
+      const layout = withFile(bytes, (file) =>
+        execFileSync('pdftotext', ['-layout', '-f', String(answerPages + 1), file, '-'], {
+          encoding: 'utf8',
+        }),
+      );
+      expect(layout).toContain(TITLE);
+      // Shown left to right on one line, in the band along the top of the page as displayed.
+      const words = pdfWords(bytes, answerPages + 1);
+      const personal = words.find((word) => word.text === 'Personal')!;
+      const statement = words[words.indexOf(personal) + 1]!;
+      expect(statement.text).toBe('Statement');
+      expect(personal.xMax - personal.xMin).toBeGreaterThan(personal.yMax - personal.yMin);
+      expect(statement.xMin).toBeGreaterThan(personal.xMax);
+      expect(Math.abs(statement.yMin - personal.yMin)).toBeLessThan(1);
+      expect(personal.yMax).toBeLessThan(28);
+      expect(personal.xMin).toBeLessThan(20);
+      // The heading is tagged: only the untagged document's own content fails the checker.
+      const findings = await checkPdfUa(bytes);
+      const failingPages = new Set(findings.map((f) => /^page (\d+)/.exec(f.message)?.[1]));
+      expect([...failingPages]).toEqual([String(answerPages + 1)]);
+      expect(pdfInfo(bytes, '-struct-text')).toMatch(
+        /Sect "Personal Statement"\n\s+H1[^\n]*\n\s+"Personal Statement"/,
+      );
+    },
+    60_000,
+  );
 });
 
 describe('conversion notes stamped on a converted document', () => {

@@ -3,7 +3,9 @@
 // copied under a Sect of its own (titled with the question) below the application's Document
 // element, its pages' StructParents keys and its parent tree shifted past the application's, so
 // the file stays one tagged document. An untagged document is appended as it is; its title is
-// returned so the staff cover can say so.
+// returned so the staff cover can say so. Every document's first page gets its title drawn in a
+// band over its top edge, tagged as the H1 its section starts with, so a screen-reader user moving
+// by headings reaches each document (an untagged one too: its section holds just the H1).
 import {
   beginMarkedContent,
   degrees,
@@ -15,6 +17,8 @@ import {
   PDFName,
   PDFNumber,
   PDFObjectCopier,
+  PDFOperator,
+  PDFOperatorNames,
   PDFPage,
   PDFRef,
   PDFHexString,
@@ -25,9 +29,23 @@ import {
 } from 'pdf-lib';
 import type { AnswerView, ApplicationCover, PdfDocumentInput } from '../../view-model';
 import { appendOutline, type OutlineNode } from '../outline';
-import { DOCUMENT_BAND, DOCUMENT_BAND_BASELINE, growBottomBand, rotationOf } from '../page-band';
+import {
+  DOCUMENT_BAND,
+  DOCUMENT_BAND_BASELINE,
+  growBottomBand,
+  growTopBand,
+  placeStrip,
+  rotationOf,
+  TITLE_BAND,
+  TITLE_BAND_BASELINE,
+} from '../page-band';
 import type { PdfFontPaths } from '../fonts';
-import { renderTaggedAnswerPages, type PageNumberStrip } from './tagged-answer-pages';
+import { findPageParents, prependKid } from './stamp-notes';
+import {
+  renderTaggedAnswerPages,
+  type PageNumberStrip,
+  type TitleStrip,
+} from './tagged-answer-pages';
 
 export interface TaggedPdfOptions {
   fontPaths?: PdfFontPaths;
@@ -45,16 +63,18 @@ export async function renderTaggedApplicationPdf(
     if (source.getPageCount() > 0) sources.push({ document, source, tagged: isTagged(source) });
   }
   const strips: PageNumberStrip[] = sources.flatMap(({ source }) =>
-    source.getPages().map((page) => {
-      const box = page.getCropBox();
-      const turned = rotationOf(page) % 180 !== 0;
-      return {
-        width: turned ? box.height : box.width,
-        height: DOCUMENT_BAND,
-        baseline: DOCUMENT_BAND_BASELINE,
-      };
-    }),
+    source.getPages().map((page) => ({
+      width: displayedWidth(page),
+      height: DOCUMENT_BAND,
+      baseline: DOCUMENT_BAND_BASELINE,
+    })),
   );
+  const titles: TitleStrip[] = sources.map(({ document, source }) => ({
+    title: document.title,
+    width: displayedWidth(source.getPage(0)),
+    height: TITLE_BAND,
+    baseline: TITLE_BAND_BASELINE,
+  }));
   const untagged = sources
     .filter((s) => !s.tagged && !isImage(s.document))
     .map((s) => s.document.title);
@@ -62,19 +82,28 @@ export async function renderTaggedApplicationPdf(
     cover.listUntaggedDocuments && untagged.length > 0
       ? { ...cover, untaggedDocuments: untagged }
       : cover;
-  const answers = await renderTaggedAnswerPages(view, shownCover, strips, options.fontPaths);
+  const answers = await renderTaggedAnswerPages(
+    view,
+    shownCover,
+    strips,
+    titles,
+    options.fontPaths,
+  );
   // Nothing to append: pdfkit's file is already the whole tagged PDF, with its outline. Loading
   // and saving it again with pdf-lib would cost as much as rendering it.
   if (sources.length === 0) return answers;
 
   const pdf = await PDFDocument.load(answers, { updateMetadata: false });
-  const stripPages = pdf.getPages().slice(pdf.getPageCount() - strips.length);
-  const stamps = await pdf.embedPages(stripPages);
+  const stripPages = pdf.getPages().slice(pdf.getPageCount() - strips.length - titles.length);
+  const embedded = await pdf.embedPages(stripPages);
+  const stamps = embedded.slice(0, strips.length);
+  const headings = embedded.slice(strips.length);
   for (let i = stripPages.length - 1; i >= 0; i--) pdf.removePage(pdf.getPageCount() - 1);
 
   const documentElement = findDocumentElement(pdf);
   const bookmarks: OutlineNode[] = [];
   let stampIndex = 0;
+  let headingIndex = 0;
   for (const { document, source, tagged } of sources) {
     const copier = PDFObjectCopier.for(source.context, pdf.context);
     const pages: PDFPage[] = [];
@@ -87,24 +116,32 @@ export async function renderTaggedApplicationPdf(
       pdf.addPage(page);
       pages.push(page);
     }
-    if (tagged) mergeStructure(pdf, source, copier, documentElement, document.title, pages);
+    let sect: PDFRef;
+    if (tagged) sect = mergeStructure(pdf, source, copier, documentElement, document.title, pages);
     else {
       for (const page of pages) page.node.delete(PDFName.of('StructParents'));
-      if (isImage(document)) {
-        tagFigures(
-          pdf,
-          documentElement,
-          document.title,
-          `${document.title}: ${document.fileName}`,
-          pages,
-        );
-      }
+      sect = isImage(document)
+        ? tagFigures(
+            pdf,
+            documentElement,
+            document.title,
+            `${document.title}: ${document.fileName}`,
+            pages,
+          )
+        : addSection(pdf, documentElement, document.title);
     }
+    stampTitle(pdf, pages[0]!, headings[headingIndex++], sect);
     for (const page of pages) stampPageNumber(page, stamps[stampIndex++]);
     bookmarks.push({ title: document.title, dest: { page: pages[0]!.ref } });
   }
   appendOutline(pdf, bookmarks);
   return pdf.save({ useObjectStreams: false, addDefaultPage: false });
+}
+
+/** The width of the page as it is shown, turned by its /Rotate. */
+function displayedWidth(page: PDFPage): number {
+  const box = page.getCropBox();
+  return rotationOf(page) % 180 !== 0 ? box.height : box.width;
 }
 
 /** A converted image: its pages hold nothing but the picture. */
@@ -151,7 +188,7 @@ function tagFigures(
   title: string,
   alt: string,
   pages: readonly PDFPage[],
-) {
+): PDFRef {
   const root = pdf.catalog.lookup(PDFName.of('StructTreeRoot'), PDFDict);
   const nums = root.lookup(PDFName.of('ParentTree'), PDFDict).lookup(PDFName.of('Nums'), PDFArray);
   let nextKey = root.lookupMaybe(PDFName.of('ParentTreeNextKey'), PDFNumber)?.asNumber() ?? 0;
@@ -181,6 +218,7 @@ function tagFigures(
     nextKey++;
   }
   root.set(PDFName.of('ParentTreeNextKey'), PDFNumber.of(nextKey));
+  return sectRef;
 }
 
 export function isTagged(source: PDFDocument): boolean {
@@ -238,7 +276,7 @@ export function mergeStructure(
     /** Put the children of the source's one Document element, not the element, in the section. */
     unwrapDocument?: boolean;
   } = {},
-) {
+): PDFRef {
   const sourceRootRef = source.catalog.get(PDFName.of('StructTreeRoot')) as PDFRef;
   const sourceRoot = source.context.lookup(sourceRootRef, PDFDict);
   const root = pdf.catalog.lookup(PDFName.of('StructTreeRoot'), PDFDict);
@@ -300,6 +338,7 @@ export function mergeStructure(
       if (!ownMap.has(name)) ownMap.set(name, copier.copy(value));
     }
   }
+  return sectRef;
 }
 
 /**
@@ -324,4 +363,58 @@ function stampPageNumber(page: PDFPage, stamp: PDFEmbeddedPage | undefined) {
     page.drawPage(stamp, { ...origin, rotate: degrees(rotation) });
   }
   page.pushOperators(endMarkedContent());
+}
+
+/**
+ * Grows a band over the document's first page as shown, paints it white as an artifact and draws
+ * the title strip into it inside an H1's marked-content sequence; the H1 becomes the first child
+ * of the document's section, so its heading is the first thing read of the document.
+ */
+function stampTitle(
+  pdf: PDFDocument,
+  page: PDFPage,
+  title: PDFEmbeddedPage | undefined,
+  sectRef: PDFRef,
+) {
+  const { band, rotation } = growTopBand(page);
+  page.pushOperators(beginMarkedContent('Artifact'));
+  page.drawRectangle({ ...band, color: rgb(1, 1, 1), borderWidth: 0 });
+  page.pushOperators(endMarkedContent());
+  if (!title) return;
+  const parents = claimPageParents(pdf, page);
+  const mcid = parents.size();
+  const heading = pdf.context.register(
+    pdf.context.obj({ Type: 'StructElem', S: 'H1', P: sectRef, Pg: page.ref, K: mcid }),
+  );
+  parents.push(heading);
+  prependKid(pdf.context.lookup(sectRef, PDFDict), heading);
+  page.pushOperators(
+    PDFOperator.of(PDFOperatorNames.BeginMarkedContentSequence, [
+      PDFName.of('H1'),
+      // An inline property list, written by its toString as `<< /MCID n >>` (see stamp-notes.ts).
+      pdf.context.obj({ MCID: mcid }) as unknown as PDFName,
+    ]),
+  );
+  page.drawPage(title, { ...placeStrip(band, rotation), rotate: degrees(rotation) });
+  page.pushOperators(PDFOperator.of(PDFOperatorNames.EndMarkedContent));
+}
+
+/**
+ * The parent-tree array of the page's marked content: the one of its StructParents key, or, for a
+ * page without one (an untagged document's), a new empty one under the tree's next key.
+ */
+function claimPageParents(pdf: PDFDocument, page: PDFPage): PDFArray {
+  const key = page.node.lookupMaybe(PDFName.of('StructParents'), PDFNumber)?.asNumber();
+  const existing = key === undefined ? undefined : findPageParents(pdf, key);
+  if (existing) return existing;
+  const root = pdf.catalog.lookup(PDFName.of('StructTreeRoot'), PDFDict);
+  const nums = root.lookup(PDFName.of('ParentTree'), PDFDict).lookup(PDFName.of('Nums'), PDFArray);
+  const nextKey = root.lookupMaybe(PDFName.of('ParentTreeNextKey'), PDFNumber)?.asNumber() ?? 0;
+  const parents = pdf.context.obj([]);
+  page.node.set(PDFName.of('StructParents'), PDFNumber.of(nextKey));
+  // Appended last, as the tree's keys must stay in ascending order: no key is above the next one.
+  nums.push(PDFNumber.of(nextKey));
+  nums.push(parents);
+  root.set(PDFName.of('ParentTreeNextKey'), PDFNumber.of(nextKey + 1));
+  return parents;
 }

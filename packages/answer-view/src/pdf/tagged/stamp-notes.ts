@@ -68,7 +68,7 @@ function findTopElement(pdf: PdfLibDocument): PDFDict | undefined {
 }
 
 /** The parent tree's array for a page's StructParents key (its MCIDs' owners), if there is one. */
-function findPageParents(pdf: PdfLibDocument, key: number): PDFArray | undefined {
+export function findPageParents(pdf: PdfLibDocument, key: number): PDFArray | undefined {
   const root = pdf.catalog.lookupMaybe(PDFName.of('StructTreeRoot'), PDFDict);
   const search = (node: PDFDict | undefined): PDFArray | undefined => {
     if (!node) return undefined;
@@ -91,7 +91,7 @@ function findPageParents(pdf: PdfLibDocument, key: number): PDFArray | undefined
 }
 
 /** Puts `child` first among `parent`'s kids, whatever form its /K has. */
-function prependKid(parent: PDFDict, child: PDFRef) {
+export function prependKid(parent: PDFDict, child: PDFRef) {
   const kids = parent.get(PDFName.of('K'));
   const resolved = kids instanceof PDFRef ? parent.context.lookup(kids) : kids;
   if (resolved instanceof PDFArray) {

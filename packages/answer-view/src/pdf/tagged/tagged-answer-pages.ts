@@ -490,19 +490,34 @@ export interface PageNumberStrip {
   baseline: number;
 }
 
+/** An appended document's title: a strip `width` wide, drawn over its first page later. */
+export interface TitleStrip {
+  title: string;
+  width: number;
+  height: number;
+  /** Baseline of the title above the strip's bottom edge. */
+  baseline: number;
+}
+
 /** Room kept either side of a number on a strip too narrow for it at full size. */
 const STRIP_SIDE_ROOM = 4;
+const TITLE_SIZE = 12;
+/** The title's distance from the strip's left edge (and the least room kept at its right). */
+const TITLE_LEFT = 10;
 
 /**
  * Renders the cover and the answer pages, tagged, each numbered "Page X of Y" as an artifact, then
- * one page per `strips` entry holding only that document page's number (Y counts those pages too):
- * the assembly draws each onto its document page and removes it, so every number in the file is
- * drawn with the same embedded, Unicode-mapped font.
+ * one page per `strips` entry holding only that document page's number (Y counts those pages too),
+ * then one page per `titles` entry holding only that document's title (Y does not count those):
+ * the assembly draws each onto its document page and removes it, so every number and title in the
+ * file is drawn with the same embedded, Unicode-mapped fonts. A title is not marked at all: the
+ * assembly draws it inside the H1 it tags it with.
  */
 export function renderTaggedAnswerPages(
   view: AnswerView,
   cover: ApplicationCover,
   strips: readonly PageNumberStrip[] = [],
+  titles: readonly TitleStrip[] = [],
   paths: PdfFontPaths = {},
 ): Promise<Uint8Array> {
   const fonts = loadTaggedFonts(paths);
@@ -565,8 +580,32 @@ export function renderTaggedAnswerPages(
       top: strip.height - strip.baseline - ascent * size,
     });
   });
+  for (const strip of titles) {
+    doc.addPage({ size: [strip.width, strip.height], margin: 0 });
+    drawTitle(layout, strip);
+  }
   doc.end();
   return done;
+}
+
+/** A title on one line, each run in the font that has it, smaller when the strip is too narrow. */
+function drawTitle(layout: TaggedLayout, strip: TitleStrip) {
+  const { doc, fonts } = layout;
+  const runs = splitRuns(strip.title.normalize('NFC').replace(/\s+/g, ' ').trim(), 'bold', fonts);
+  let width = 0;
+  for (const run of runs) width += doc.font(run.font).fontSize(1).widthOfString(run.text);
+  const size = Math.min(TITLE_SIZE, (strip.width - 2 * TITLE_LEFT) / (width || 1));
+  if (!(size > 0)) return;
+  doc.fillColor(TEXT_COLOR);
+  let x = TITLE_LEFT;
+  for (const run of runs) {
+    // pdfkit places text by its top: each font's own ascent puts every run on one baseline.
+    const face = run.font === 'bold' ? fonts.bold : fonts.cjkBold;
+    const top = strip.height - strip.baseline - (face.ascent / face.unitsPerEm) * size;
+    doc.font(run.font).fontSize(size);
+    doc.text(run.text, x, top, { lineBreak: false });
+    x += doc.widthOfString(run.text);
+  }
 }
 
 function drawPageNumber(
