@@ -23,7 +23,10 @@ import {
 } from '../src';
 import { ANSWER_FIXTURES, type AnswerFixture } from '../src/fixtures';
 import { renderApplicationPdf } from '../src/pdf';
-import { renderTaggedApplicationPdf } from '../src/pdf/tagged/assemble-tagged';
+import {
+  renderCountedTaggedApplicationPdf,
+  renderTaggedApplicationPdf,
+} from '../src/pdf/tagged/assemble-tagged';
 import { combineApplicationPdfs } from '../src/pdf/tagged/combine-tagged';
 import { stampNotes } from '../src/pdf/tagged/stamp-notes';
 import {
@@ -263,6 +266,13 @@ describe('the tagged application PDF with documents appended', () => {
       { title: 'Resume', bytes: await buildDocumentPdf('Resume', 2) },
     ];
   });
+
+  it('reports the page count of the file it makes, with and without documents', async () => {
+    for (const appended of [[], documents]) {
+      const { bytes, pages } = await renderCountedTaggedApplicationPdf(view, COVER, appended);
+      expect(pages).toBe((await PDFLib.load(bytes)).getPageCount());
+    }
+  }, 60_000);
 
   it('keeps a tagged document’s structure under its own section, one tagged file', async () => {
     const bytes = await renderTaggedApplicationPdf(view, COVER, documents.slice(0, 1));

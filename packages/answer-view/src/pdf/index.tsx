@@ -10,7 +10,10 @@ import { WARM_UP_COVER, WARM_UP_VIEW } from './warm-up-sample';
 
 export type { PdfDocumentInput } from '../view-model';
 export { assertPdfFontFiles, type PdfFontPaths } from './fonts';
-export { renderTaggedApplicationPdf } from './tagged/assemble-tagged';
+export {
+  renderCountedTaggedApplicationPdf,
+  renderTaggedApplicationPdf,
+} from './tagged/assemble-tagged';
 export { warmTaggedPdfRenderer } from './tagged/warm-tagged';
 
 /** Lays out the cover and the answer pages with react-pdf (bookmarks per page and section). */

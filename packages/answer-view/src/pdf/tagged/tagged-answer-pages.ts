@@ -511,7 +511,8 @@ const TITLE_LEFT = 10;
  * then one page per `titles` entry holding only that document's title (Y does not count those):
  * the assembly draws each onto its document page and removes it, so every number and title in the
  * file is drawn with the same embedded, Unicode-mapped fonts. A title is not marked at all: the
- * assembly draws it inside the H1 it tags it with.
+ * assembly draws it inside the H1 it tags it with. Returns the file and its count of cover and
+ * answer pages.
  */
 export function renderTaggedAnswerPages(
   view: AnswerView,
@@ -519,7 +520,7 @@ export function renderTaggedAnswerPages(
   strips: readonly PageNumberStrip[] = [],
   titles: readonly TitleStrip[] = [],
   paths: PdfFontPaths = {},
-): Promise<Uint8Array> {
+): Promise<{ bytes: Uint8Array; pages: number }> {
   const fonts = loadTaggedFonts(paths);
   const layout = new TaggedLayout(fonts, `${COVER_HEADING}: ${cover.applicantName}`);
   const { doc } = layout;
@@ -585,7 +586,8 @@ export function renderTaggedAnswerPages(
     drawTitle(layout, strip);
   }
   doc.end();
-  return done;
+  // The cover and answer pages: the strips after them are the assembly's to remove.
+  return done.then((bytes) => ({ bytes, pages: range.count }));
 }
 
 /** A title on one line, each run in the font that has it, smaller when the strip is too narrow. */

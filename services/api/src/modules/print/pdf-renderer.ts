@@ -11,7 +11,7 @@ export interface RenderApplicationInput {
   view: AnswerView;
   cover: ApplicationCover;
   documents: PdfDocumentInput[];
-  /** The export also needs the page count, counted here where the bytes already are. */
+  /** The export also needs the page count, which the renderer knows. */
   countPages: boolean;
 }
 
@@ -30,6 +30,13 @@ function loadPdfModule(): Promise<typeof PdfModule> {
 // package for the benchmark's comparison.
 export const renderApplicationPdf: PdfRenderer = async (view, cover, documents) =>
   (await loadPdfModule()).renderTaggedApplicationPdf(view, cover, documents);
+
+/** The same, with the page count the renderer knows (the export's index lists it). */
+export async function renderCountedApplicationPdf(
+  ...args: Parameters<PdfRenderer>
+): Promise<{ bytes: Uint8Array; pages: number }> {
+  return (await loadPdfModule()).renderCountedTaggedApplicationPdf(...args);
+}
 
 /** Loads fonts and renders once, so the first applicant does not wait for a cold start. */
 export async function warmPdfRenderer(): Promise<void> {

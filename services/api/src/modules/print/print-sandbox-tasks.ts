@@ -1,8 +1,8 @@
 // What the sandbox children run for print: laying out an application PDF around the applicant's
 // converted documents (platform/sandbox/sandbox-child.ts loads it by path, PRINT_SANDBOX_TASKS).
-import { PDFDocument } from 'pdf-lib';
 import {
   renderApplicationPdf,
+  renderCountedApplicationPdf,
   warmPdfRenderer,
   type RenderApplicationInput,
   type RenderApplicationResult,
@@ -11,11 +11,13 @@ import {
 async function renderApplicationTask(
   input: RenderApplicationInput,
 ): Promise<RenderApplicationResult> {
-  const bytes = await renderApplicationPdf(input.view, input.cover, input.documents);
-  const pages = input.countPages
-    ? (await PDFDocument.load(bytes, { updateMetadata: false })).getPageCount()
-    : null;
-  return { bytes, pages };
+  if (input.countPages) {
+    return renderCountedApplicationPdf(input.view, input.cover, input.documents);
+  }
+  return {
+    bytes: await renderApplicationPdf(input.view, input.cover, input.documents),
+    pages: null,
+  };
 }
 
 export const SANDBOX_TASKS = {
