@@ -255,9 +255,12 @@ async function runLocked(
       }
     }
   };
-  await Promise.all(
-    Array.from({ length: Math.min(options.concurrency, Math.max(1, toRender.length)) }, work),
-  );
+  // In process, two applications in flight per layout slot: while one is laid out in a sandbox
+  // child, the next is read from the database and storage and the last one written and hashed
+  // here; with one each, the children idled through every read and write. With --queue the
+  // workers have their own loops: --concurrency is the number of jobs outstanding.
+  const inFlight = options.queue ? options.concurrency : options.concurrency * 2;
+  await Promise.all(Array.from({ length: Math.min(inFlight, Math.max(1, toRender.length)) }, work));
   progress.finish();
 
   const allFailures = [
