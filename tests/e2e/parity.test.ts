@@ -17,13 +17,14 @@ import {
   uploadDocumentThroughApi,
 } from '../support/applicant';
 import { launchBrowser } from '../support/browser';
-import { extractPdfText, isPdf } from '../support/pdf';
+import { extractPdfText, extractStructureRows, isPdf } from '../support/pdf';
 import { startServer, type RunningServer } from '../support/server';
 import { mintServiceToken } from '../support/staff';
 
 // Issue 7's "done when": the web print view (rendered in Chromium) and the PDF (through
 // pdftotext) show the same label/value pairs in the same order, and a hidden answer saved in the
-// raw answers appears in neither. One view model feeds both; this checks the two renderers.
+// raw answers appears in neither; issue #32's: the PDF's structure tree (pdfinfo -struct-text)
+// holds the same rows in the same order, question as TH and answer as TD. One view model feeds both; this checks the two renderers.
 const PARITY_FIXTURES: readonly AnswerFixtureName[] = [
   'us-citizen',
   'international',
@@ -208,6 +209,12 @@ describe('the print view and the PDF show the same answers', () => {
     expect(findOutOfOrder(webPairs, pdfText), 'rows missing or out of order in the PDF').toEqual(
       [],
     );
+    // The structure tree a screen reader follows: one TH/TD row per print-view row, in order.
+    const structureRows = await extractStructureRows(pdf);
+    expect(
+      structureRows.map((row) => [squeeze(row.header), squeeze(row.data)]),
+      'rows of the PDF structure tree against the print view',
+    ).toEqual(webPairs.map((pair) => [squeeze(pair.label), squeeze(pair.value)]));
     for (const document of Object.values(fixture.documents)) {
       const shownName = document.file_name.replace(/\.\w+$/, '.pdf');
       expect(webText).toContain(shownName);

@@ -47,3 +47,40 @@ export async function countPdfPages(pdf: Uint8Array): Promise<number> {
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * The answer rows of a tagged PDF as a screen reader meets them: poppler's dump of the structure
+ * tree (`pdfinfo -struct-text`), each TR after the cover as its TH text and TD text, in tree order.
+ */
+export async function extractStructureRows(
+  pdf: Uint8Array,
+): Promise<{ header: string; data: string }[]> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'e2e-pdf-'));
+  try {
+    const file = path.join(dir, 'in.pdf');
+    await writeFile(file, pdf);
+    const { stdout } = await run('pdfinfo', ['-struct-text', file], {
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const rows: { header: string; data: string }[] = [];
+    let cell: 'header' | 'data' | undefined;
+    let pastCover = false;
+    for (const line of stdout.split('\n')) {
+      const trimmed = line.trim();
+      const quoted = /^"(.*)"$/s.exec(trimmed);
+      if (quoted) {
+        if (cell && pastCover) rows.at(-1)![cell] += quoted[1];
+        continue;
+      }
+      const type = /^([A-Za-z0-9]+)/.exec(trimmed)?.[1];
+      // The cover is a table of facts before the first section.
+      if (type === 'Sect') pastCover = true;
+      if (type === 'TR' && pastCover) rows.push({ header: '', data: '' });
+      // Attribute lines ("/Scope /Row") belong to the element above them.
+      if (type) cell = type === 'TH' ? 'header' : type === 'TD' ? 'data' : undefined;
+    }
+    return rows;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
