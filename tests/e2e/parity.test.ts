@@ -212,7 +212,7 @@ describe('the print view and the PDF show the same answers', () => {
     // The structure tree a screen reader follows: one TH/TD row per print-view row, in order.
     const structureRows = await extractStructureRows(pdf);
     expect(
-      structureRows.map((row) => [squeeze(row.header), squeeze(row.data)]),
+      structureRows.map((row) => [squeeze(row.th), squeeze(row.td)]),
       'rows of the PDF structure tree against the print view',
     ).toEqual(webPairs.map((pair) => [squeeze(pair.label), squeeze(pair.value)]));
     for (const document of Object.values(fixture.documents)) {

@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { readStructureRows } from '../../packages/answer-view/test/pdf-tools';
 
 const run = promisify(execFile);
 
@@ -50,11 +51,9 @@ export async function countPdfPages(pdf: Uint8Array): Promise<number> {
 
 /**
  * The answer rows of a tagged PDF as a screen reader meets them: poppler's dump of the structure
- * tree (`pdfinfo -struct-text`), each TR after the cover as its TH text and TD text, in tree order.
+ * tree (`pdfinfo -struct-text`), read as the package's own PDF tests read it.
  */
-export async function extractStructureRows(
-  pdf: Uint8Array,
-): Promise<{ header: string; data: string }[]> {
+export async function extractStructureRows(pdf: Uint8Array): Promise<{ th: string; td: string }[]> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'e2e-pdf-'));
   try {
     const file = path.join(dir, 'in.pdf');
@@ -62,24 +61,7 @@ export async function extractStructureRows(
     const { stdout } = await run('pdfinfo', ['-struct-text', file], {
       maxBuffer: 64 * 1024 * 1024,
     });
-    const rows: { header: string; data: string }[] = [];
-    let cell: 'header' | 'data' | undefined;
-    let pastCover = false;
-    for (const line of stdout.split('\n')) {
-      const trimmed = line.trim();
-      const quoted = /^"(.*)"$/s.exec(trimmed);
-      if (quoted) {
-        if (cell && pastCover) rows.at(-1)![cell] += quoted[1];
-        continue;
-      }
-      const type = /^([A-Za-z0-9]+)/.exec(trimmed)?.[1];
-      // The cover is a table of facts before the first section.
-      if (type === 'Sect') pastCover = true;
-      if (type === 'TR' && pastCover) rows.push({ header: '', data: '' });
-      // Attribute lines ("/Scope /Row") belong to the element above them.
-      if (type) cell = type === 'TH' ? 'header' : type === 'TD' ? 'data' : undefined;
-    }
-    return rows;
+    return readStructureRows(stdout);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -35,6 +35,7 @@ import {
   pdfOutline,
   pdfPageTexts,
   pdfText,
+  readStructureRows,
   squeeze,
   withFile,
   withoutPageNumbers,
@@ -80,27 +81,6 @@ const pdfInfo = (bytes: Uint8Array, ...args: string[]) =>
 /** The answer rows of the structure tree as poppler reads them: TH text, TD text, in tree order. */
 function structureRows(bytes: Uint8Array): { th: string; td: string }[] {
   return readStructureRows(pdfInfo(bytes, '-struct-text'));
-}
-
-/** The same from poppler's dump of one application's tree. */
-function readStructureRows(tree: string): { th: string; td: string }[] {
-  const rows: { th: string; td: string }[] = [];
-  let cell: 'th' | 'td' | undefined;
-  let pastCover = false;
-  for (const line of tree.split('\n')) {
-    const trimmed = line.trim();
-    const quoted = /^"(.*)"$/s.exec(trimmed);
-    if (quoted) {
-      if (cell && pastCover) rows.at(-1)![cell] += quoted[1];
-      continue;
-    }
-    const type = /^([A-Za-z0-9]+)/.exec(trimmed)?.[1];
-    if (type === 'Sect') pastCover = true;
-    if (type === 'TR' && pastCover) rows.push({ th: '', td: '' });
-    // Attribute lines ("/Scope /Row") belong to the element above them.
-    if (type) cell = type === 'TH' ? 'th' : type === 'TD' ? 'td' : undefined;
-  }
-  return rows;
 }
 
 /** A small document tagged by its author (pdfkit, an embedded font), `pages` pages long. */

@@ -114,3 +114,28 @@ export function findOutOfOrder(haystack: string, needles: readonly string[]): st
   }
   return undefined;
 }
+
+/**
+ * The answer rows of a tagged application PDF as poppler dumps its structure tree
+ * (`pdfinfo -struct-text`): each TR after the cover (whose facts are a table of their own, before
+ * the first Sect) as its TH text and TD text, in tree order.
+ */
+export function readStructureRows(tree: string): { th: string; td: string }[] {
+  const rows: { th: string; td: string }[] = [];
+  let cell: 'th' | 'td' | undefined;
+  let pastCover = false;
+  for (const line of tree.split('\n')) {
+    const trimmed = line.trim();
+    const quoted = /^"(.*)"$/s.exec(trimmed);
+    if (quoted) {
+      if (cell && pastCover) rows.at(-1)![cell] += quoted[1];
+      continue;
+    }
+    const type = /^([A-Za-z0-9]+)/.exec(trimmed)?.[1];
+    if (type === 'Sect') pastCover = true;
+    if (type === 'TR' && pastCover) rows.push({ th: '', td: '' });
+    // Attribute lines ("/Scope /Row") belong to the element above them.
+    if (type) cell = type === 'TH' ? 'th' : type === 'TD' ? 'td' : undefined;
+  }
+  return rows;
+}

@@ -24,6 +24,36 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** `npm <args>` from the repository root, its process's JSON log lines collected as they come. */
+function runNpm(args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(npm, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const messages: { msg?: string; pid?: number }[] = [];
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    try {
+      messages.push(JSON.parse(line) as { msg?: string; pid?: number });
+    } catch {
+      // npm's own lines and the build's progress are not the process's log.
+    }
+  });
+  /** The pid of the process that logged a message starting with `text`, once it has. */
+  const waitForPid = async (text: string) => {
+    for (let i = 0; i < 1200; i++) {
+      const found = messages.find((m) => m.msg?.startsWith(text));
+      if (found) return found.pid;
+      await delay(100);
+    }
+    return undefined;
+  };
+  /** SIGTERM to npm; whether `pid` is gone within 15 s. */
+  const stop = async (pid: number) => {
+    child.kill('SIGTERM');
+    for (let i = 0; i < 150 && isAlive(pid); i++) await delay(100);
+    return !isAlive(pid);
+  };
+  return { exited, messages, waitForPid, stop };
+}
+
 describe('npm start and SIGTERM', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'npm-start-signal-'));
   const leftovers: number[] = [];
@@ -35,37 +65,21 @@ describe('npm start and SIGTERM', () => {
 
   it('stops the server when npm, the process a supervisor started, gets SIGTERM', async () => {
     const port = await findFreePort();
-    const child = spawn(npm, ['start'], {
-      cwd: repoRoot,
-      env: buildEmbeddedEnv({
-        port,
-        dataDir,
-        scratchDir: dataDir,
-        env: { HOST: '127.0.0.1', LOG_LEVEL: 'info', LOG_FORMAT: 'json' },
-      }),
-      stdio: ['ignore', 'pipe', 'inherit'],
+    const env = buildEmbeddedEnv({
+      port,
+      dataDir,
+      scratchDir: dataDir,
+      env: { HOST: '127.0.0.1', LOG_LEVEL: 'info', LOG_FORMAT: 'json' },
     });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    const messages: { msg?: string; pid?: number }[] = [];
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      try {
-        messages.push(JSON.parse(line) as { msg?: string; pid?: number });
-      } catch {
-        // npm's own lines and the build's progress are not the server's log.
-      }
-    });
-    const ready = () => messages.find((m) => m.msg?.startsWith('Ready'));
-    for (let i = 0; i < 1200 && !ready(); i++) await delay(100);
-    const serverPid = ready()?.pid;
+    const server = runNpm(['start'], env);
+    const serverPid = await server.waitForPid('Ready');
     expect(serverPid, 'the server logged its Ready line').toBeTypeOf('number');
     leftovers.push(serverPid!);
     expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
 
-    child.kill('SIGTERM');
-    for (let i = 0; i < 150 && isAlive(serverPid!); i++) await delay(100);
-    expect(isAlive(serverPid!), 'the server is still running after 15 s').toBe(false);
-    expect(messages.some((m) => m.msg === 'stopped')).toBe(true);
-    await exited;
+    expect(await server.stop(serverPid!), 'the server is still running after 15 s').toBe(true);
+    expect(server.messages.some((m) => m.msg === 'stopped')).toBe(true);
+    await server.exited;
     await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
   }, 180_000);
 
@@ -80,31 +94,14 @@ describe('npm start and SIGTERM', () => {
           LOG_LEVEL: 'info',
           LOG_FORMAT: 'json',
         };
-        const child = spawn(npm, ['run', 'cli', '--', 'worker'], {
-          cwd: repoRoot,
-          env,
-          stdio: ['ignore', 'pipe', 'inherit'],
-        });
-        const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-        const messages: { msg?: string; pid?: number }[] = [];
-        createInterface({ input: child.stdout! }).on('line', (line) => {
-          try {
-            messages.push(JSON.parse(line) as { msg?: string; pid?: number });
-          } catch {
-            // npm's own lines.
-          }
-        });
-        const started = () => messages.find((m) => m.msg?.includes('worker started'));
-        for (let i = 0; i < 1200 && !started(); i++) await delay(100);
-        const workerPid = started()?.pid;
+        const worker = runNpm(['run', 'cli', '--', 'worker'], env);
+        const workerPid = await worker.waitForPid('worker started');
         expect(workerPid, 'the worker logged that it started').toBeTypeOf('number');
         leftovers.push(workerPid!);
 
-        child.kill('SIGTERM');
-        for (let i = 0; i < 150 && isAlive(workerPid!); i++) await delay(100);
-        expect(isAlive(workerPid!), 'the worker is still running after 15 s').toBe(false);
-        expect(messages.some((m) => m.msg === 'stopped')).toBe(true);
-        await exited;
+        expect(await worker.stop(workerPid!), 'the worker is still running after 15 s').toBe(true);
+        expect(worker.messages.some((m) => m.msg === 'stopped')).toBe(true);
+        await worker.exited;
       } finally {
         await database.drop();
       }

@@ -119,17 +119,7 @@ export async function renderCountedTaggedApplicationPdf(
   let stampIndex = 0;
   let headingIndex = 0;
   for (const { document, source, tagged } of sources) {
-    const copier = PDFObjectCopier.for(source.context, pdf.context);
-    const pages: PDFPage[] = [];
-    for (const sourcePage of source.getPages()) {
-      const node = copier.copy(sourcePage.node);
-      const ref = pdf.context.register(node);
-      // Structure elements of the source point at its pages by reference: the same copies.
-      seedCopy(copier, sourcePage.ref, ref);
-      const page = PDFPage.of(node, ref, pdf);
-      pdf.addPage(page);
-      pages.push(page);
-    }
+    const { copier, pages } = appendSourcePages(pdf, source);
     let sect: PDFRef;
     if (tagged) sect = mergeStructure(pdf, source, copier, documentElement, document.title, pages);
     else {
@@ -156,6 +146,27 @@ export async function renderCountedTaggedApplicationPdf(
 function displayedWidth(page: PDFPage): number {
   const box = page.getCropBox();
   return rotationOf(page) % 180 !== 0 ? box.height : box.width;
+}
+
+/**
+ * Appends every page of `source` to `pdf`; the copier it used carries on to the source's other
+ * objects, so that structure elements and bookmarks pointing at a page get the same copy.
+ */
+export function appendSourcePages(
+  pdf: PDFDocument,
+  source: PDFDocument,
+): { copier: PDFObjectCopier; pages: PDFPage[] } {
+  const copier = PDFObjectCopier.for(source.context, pdf.context);
+  const pages: PDFPage[] = [];
+  for (const sourcePage of source.getPages()) {
+    const node = copier.copy(sourcePage.node);
+    const ref = pdf.context.register(node);
+    seedCopy(copier, sourcePage.ref, ref);
+    const page = PDFPage.of(node, ref, pdf);
+    pdf.addPage(page);
+    pages.push(page);
+  }
+  return { copier, pages };
 }
 
 /** A converted image: its pages hold nothing but the picture. */

@@ -2,18 +2,9 @@
 // application's structure tree goes under a Part titled with the applicant, below a Document
 // element of the combined file, its StructParents keys shifted past the ones before it; one
 // top-level bookmark per application, its own bookmarks beneath it, closed.
-import {
-  PDFBool,
-  PDFDocument,
-  PDFName,
-  PDFObjectCopier,
-  PDFPage,
-  PDFHexString,
-  PDFString,
-  type PDFRef,
-} from 'pdf-lib';
+import { PDFBool, PDFDocument, PDFName, PDFHexString, PDFString, type PDFRef } from 'pdf-lib';
 import { appendOutline, readOutline, type OutlineNode } from '../outline';
-import { isTagged, mergeStructure, seedCopy } from './assemble-tagged';
+import { appendSourcePages, isTagged, mergeStructure } from './assemble-tagged';
 
 export interface CombinedApplication {
   /** The application's bookmark and its Part's title: who applied. */
@@ -35,17 +26,7 @@ export async function combineApplicationPdfs(
     const source = await PDFDocument.load(await application.read(), { updateMetadata: false });
     if (source.getPageCount() === 0) continue;
     language ??= readLanguage(source);
-    const copier = PDFObjectCopier.for(source.context, pdf.context);
-    const pages: PDFPage[] = [];
-    for (const sourcePage of source.getPages()) {
-      const node = copier.copy(sourcePage.node);
-      const ref = pdf.context.register(node);
-      // Structure elements and bookmarks of the source point at its pages: the same copies.
-      seedCopy(copier, sourcePage.ref, ref);
-      const page = PDFPage.of(node, ref, pdf);
-      pdf.addPage(page);
-      pages.push(page);
-    }
+    const { copier, pages } = appendSourcePages(pdf, source);
     if (isTagged(source)) {
       mergeStructure(pdf, source, copier, documentElement, application.title, pages, {
         type: 'Part',
