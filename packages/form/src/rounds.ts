@@ -9,32 +9,9 @@
  */
 export function formatRoundTime(iso: string | Date, timeZone: string): string {
   const moment = new Date(iso);
-  const { date, time } = readFormatters(timeZone);
-  return `${date.format(moment)} at ${time.format(moment)}`.replace(/[\u00a0\u202f]/g, ' ');
-}
-
-// Building a time-zone formatter costs far more than using one, and after a deadline every
-// refused save writes this sentence: one pair per time zone (an institution has one).
-const formatters = new Map<string, { date: Intl.DateTimeFormat; time: Intl.DateTimeFormat }>();
-
-function readFormatters(timeZone: string) {
-  let pair = formatters.get(timeZone);
-  if (!pair) {
-    pair = {
-      date: new Intl.DateTimeFormat('en-US', {
-        month: 'long',
-        day: 'numeric',
-        year: 'numeric',
-        timeZone,
-      }),
-      time: new Intl.DateTimeFormat('en-US', {
-        hour: 'numeric',
-        minute: '2-digit',
-        timeZoneName: 'short',
-        timeZone,
-      }),
-    };
-    formatters.set(timeZone, pair);
-  }
-  return pair;
+  const write = (options: Intl.DateTimeFormatOptions) =>
+    new Intl.DateTimeFormat('en-US', { ...options, timeZone }).format(moment);
+  const date = write({ month: 'long', day: 'numeric', year: 'numeric' });
+  const time = write({ hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
+  return `${date} at ${time}`.replace(/[\u00a0\u202f]/g, ' ');
 }
