@@ -55,6 +55,24 @@ describe('the embedded database shared over its socket', () => {
     return { done, seen: () => seen };
   }
 
+  it('serves four CLI commands at once, each holding two connections', async () => {
+    // A CLI command's pool: one connection holds the migration's advisory lock, one runs the
+    // statements. Four commands at once opened eight; the socket took four and reset the rest.
+    const clients = Array.from({ length: 8 }, () => new pg.Client({ connectionString: url }));
+    try {
+      const answers = await Promise.all(
+        clients.map(async (client, i) => {
+          await client.connect();
+          const { rows } = await client.query<{ n: number }>('SELECT $1::int AS n', [i]);
+          return rows[0]?.n;
+        }),
+      );
+      expect(answers).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    } finally {
+      await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
+    }
+  });
+
   it('answers each socket query with its own rows while the server runs statements', async () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();

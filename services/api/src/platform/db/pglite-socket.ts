@@ -7,6 +7,13 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 // PGlite can be opened by one process only. While the server holds it, the CLI reaches the
 // same database over this unix socket, named so that libpq/pg find it with host=DATA_DIR.
 const SOCKET_NAME = '.s.PGSQL.5432';
+/**
+ * Connections the socket takes at once; one more is reset by Node before a word is said. A CLI
+ * command holds two (its migration's advisory lock, and the statements), so four commands run
+ * together needed eight where four were allowed: one in two such bursts failed "read ECONNRESET".
+ * The engine runs one statement at a time whatever the number, so more only wait their turn.
+ */
+const MAX_SOCKET_CONNECTIONS = 16;
 
 export function pgliteSocketPath(dataDir: string): string {
   return path.join(dataDir, SOCKET_NAME);
@@ -22,7 +29,7 @@ export async function startPgliteSocket(
   const server = new PGLiteSocketServer({
     db: holdEngineForBatches(client),
     path: socketPath,
-    maxConnections: 4,
+    maxConnections: MAX_SOCKET_CONNECTIONS,
   });
   await server.start();
   return () => server.stop();
