@@ -31,27 +31,7 @@ export function rotationOf(page: PDFPage): number {
  * grown box and the page's rotation.
  */
 export function growBottomBand(page: PDFPage): { band: Box; box: Box; rotation: number } {
-  let { x, y, width, height } = page.getCropBox();
-  const rotation = rotationOf(page);
-  let band: Box;
-  if (rotation === 90) {
-    band = { x: x + width, y, width: DOCUMENT_BAND, height };
-    width += DOCUMENT_BAND;
-  } else if (rotation === 180) {
-    band = { x, y: y + height, width, height: DOCUMENT_BAND };
-    height += DOCUMENT_BAND;
-  } else if (rotation === 270) {
-    x -= DOCUMENT_BAND;
-    band = { x, y, width: DOCUMENT_BAND, height };
-    width += DOCUMENT_BAND;
-  } else {
-    y -= DOCUMENT_BAND;
-    band = { x, y, width, height: DOCUMENT_BAND };
-    height += DOCUMENT_BAND;
-  }
-  page.setMediaBox(x, y, width, height);
-  page.setCropBox(x, y, width, height);
-  return { band, box: { x, y, width, height }, rotation };
+  return growBand(page, DOCUMENT_BAND, 0);
 }
 
 /**
@@ -59,23 +39,37 @@ export function growBottomBand(page: PDFPage): { band: Box; box: Box; rotation: 
  * of growBottomBand); returns the band, the grown box and the page's rotation.
  */
 export function growTopBand(page: PDFPage): { band: Box; box: Box; rotation: number } {
+  return growBand(page, TITLE_BAND, 180);
+}
+
+/**
+ * Grows the boxes by `size` along the edge shown at the bottom (`turn` 0) or the top (180): the
+ * page's /Rotate decides which of its own edges that is.
+ */
+function growBand(
+  page: PDFPage,
+  size: number,
+  turn: 0 | 180,
+): { band: Box; box: Box; rotation: number } {
   let { x, y, width, height } = page.getCropBox();
   const rotation = rotationOf(page);
   let band: Box;
-  if (rotation === 90) {
-    x -= TITLE_BAND;
-    band = { x, y, width: TITLE_BAND, height };
-    width += TITLE_BAND;
-  } else if (rotation === 180) {
-    y -= TITLE_BAND;
-    band = { x, y, width, height: TITLE_BAND };
-    height += TITLE_BAND;
-  } else if (rotation === 270) {
-    band = { x: x + width, y, width: TITLE_BAND, height };
-    width += TITLE_BAND;
+  // The page's own edge that is shown there: 0 bottom, 90 right, 180 top, 270 left.
+  const edge = (rotation + turn) % 360;
+  if (edge === 90) {
+    band = { x: x + width, y, width: size, height };
+    width += size;
+  } else if (edge === 180) {
+    band = { x, y: y + height, width, height: size };
+    height += size;
+  } else if (edge === 270) {
+    x -= size;
+    band = { x, y, width: size, height };
+    width += size;
   } else {
-    band = { x, y: y + height, width, height: TITLE_BAND };
-    height += TITLE_BAND;
+    y -= size;
+    band = { x, y, width, height: size };
+    height += size;
   }
   page.setMediaBox(x, y, width, height);
   page.setCropBox(x, y, width, height);

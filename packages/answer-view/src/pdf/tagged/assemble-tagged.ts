@@ -178,14 +178,14 @@ function isImage(document: PdfDocumentInput): boolean {
  * A text string: plain when it is printable ASCII without delimiters (some readers, poppler's
  * structure dump among them, show only those), UTF-16 otherwise.
  */
-export function encodeText(text: string): PDFString | PDFHexString {
+function encodeText(text: string): PDFString | PDFHexString {
   return /^[\x20-\x27\x2a-\x5b\x5d-\x7e]*$/.test(text)
     ? PDFString.of(text)
     : PDFHexString.fromText(text);
 }
 
 /** A new Sect (or Part) under the Document element, titled with the question (or applicant). */
-export function addSection(
+function addSection(
   pdf: PDFDocument,
   documentElement: PDFRef,
   title: string,
@@ -205,7 +205,7 @@ export function addSection(
 
 /**
  * Tags each page of a converted image as one Figure with alternative text: the page's content
- * becomes marked-content sequence 0 of a fresh StructParents key in the parent tree.
+ * becomes the first marked-content sequence of a fresh StructParents key in the parent tree.
  */
 function tagFigures(
   pdf: PDFDocument,
@@ -214,12 +214,11 @@ function tagFigures(
   alt: string,
   pages: readonly PDFPage[],
 ): PDFRef {
-  const root = pdf.catalog.lookup(PDFName.of('StructTreeRoot'), PDFDict);
-  const nums = root.lookup(PDFName.of('ParentTree'), PDFDict).lookup(PDFName.of('Nums'), PDFArray);
-  let nextKey = root.lookupMaybe(PDFName.of('ParentTreeNextKey'), PDFNumber)?.asNumber() ?? 0;
   const sectRef = addSection(pdf, documentElement, title);
   const sectKids = pdf.context.lookup(sectRef, PDFDict).lookup(PDFName.of('K'), PDFArray);
   for (const page of pages) {
+    const parents = claimPageParents(pdf, page);
+    const mcid = parents.size();
     const figure = pdf.context.register(
       pdf.context.obj({
         Type: 'StructElem',
@@ -227,22 +226,18 @@ function tagFigures(
         P: sectRef,
         Pg: page.ref,
         Alt: encodeText(alt),
-        K: 0,
+        K: mcid,
       }),
     );
+    parents.push(figure);
     sectKids.push(figure);
     const contents = page.node.get(PDFName.of('Contents'));
     const existing = pdf.context.lookup(contents);
     const streams = existing instanceof PDFArray ? existing.asArray() : contents ? [contents] : [];
-    const open = pdf.context.register(pdf.context.stream('/Figure <</MCID 0>> BDC\n'));
+    const open = pdf.context.register(pdf.context.stream(`/Figure <</MCID ${mcid}>> BDC\n`));
     const close = pdf.context.register(pdf.context.stream('\nEMC\n'));
     page.node.set(PDFName.of('Contents'), pdf.context.obj([open, ...streams, close]));
-    page.node.set(PDFName.of('StructParents'), PDFNumber.of(nextKey));
-    nums.push(PDFNumber.of(nextKey));
-    nums.push(pdf.context.obj([figure]));
-    nextKey++;
   }
-  root.set(PDFName.of('ParentTreeNextKey'), PDFNumber.of(nextKey));
   return sectRef;
 }
 
@@ -254,14 +249,14 @@ export function isTagged(source: PDFDocument): boolean {
   );
 }
 
-export function seedCopy(copier: PDFObjectCopier, from: PDFObject, to: PDFObject) {
+function seedCopy(copier: PDFObjectCopier, from: PDFObject, to: PDFObject) {
   (copier as unknown as { traversedObjects: Map<PDFObject, PDFObject> }).traversedObjects.set(
     from,
     to,
   );
 }
 
-export function findDocumentElement(pdf: PDFDocument): PDFRef {
+function findDocumentElement(pdf: PDFDocument): PDFRef {
   const root = pdf.catalog.lookup(PDFName.of('StructTreeRoot'), PDFDict);
   const kids = root.lookup(PDFName.of('K'), PDFArray);
   return kids.get(0) as PDFRef;
@@ -371,21 +366,12 @@ export function mergeStructure(
  * no margin we can trust), paints it white and draws the number strip into it, all as an artifact.
  */
 function stampPageNumber(page: PDFPage, stamp: PDFEmbeddedPage | undefined) {
-  const { band, box, rotation } = growBottomBand(page);
-  const { x, y, width, height } = box;
+  const { band, rotation } = growBottomBand(page);
   page.pushOperators(beginMarkedContent('Artifact'));
   page.drawRectangle({ ...band, color: rgb(1, 1, 1), borderWidth: 0 });
   if (stamp) {
     // The strip's own bottom edge goes on the page's displayed bottom edge, turned with the page.
-    const origin =
-      rotation === 90
-        ? { x: x + width, y }
-        : rotation === 180
-          ? { x: x + width, y: y + height }
-          : rotation === 270
-            ? { x, y: y + height }
-            : { x, y };
-    page.drawPage(stamp, { ...origin, rotate: degrees(rotation) });
+    page.drawPage(stamp, { ...placeStrip(band, rotation), rotate: degrees(rotation) });
   }
   page.pushOperators(endMarkedContent());
 }
