@@ -11,13 +11,12 @@ export interface RenderApplicationInput {
   view: AnswerView;
   cover: ApplicationCover;
   documents: PdfDocumentInput[];
-  /** The export also needs the page count, which the renderer knows. */
-  countPages: boolean;
 }
 
 export interface RenderApplicationResult {
   bytes: Uint8Array;
-  pages: number | null;
+  /** The renderer knows it; the export's index lists it. */
+  pages: number;
 }
 
 let loading: Promise<typeof PdfModule> | undefined;
@@ -46,7 +45,7 @@ export async function warmPdfRenderer(): Promise<void> {
 /** The renderers the service uses: each layout runs in a sandbox child, never on this thread. */
 export interface SandboxedRenderers {
   render: PdfRenderer;
-  /** The same, also answering the page count (the export's index), counted in the child. */
+  /** The same, also answering the page count (the export's index), known to the renderer. */
   layout: PageCountingRenderer;
   /** Loads fonts in a child and renders once, so the first applicant does not wait. */
   warm(): Promise<void>;
@@ -56,12 +55,8 @@ export function createSandboxedRenderers(sandbox: SandboxPool): SandboxedRendere
   const run = async (input: RenderApplicationInput) =>
     sandbox.run<RenderApplicationResult>('render-application', input);
   return {
-    render: async (view, cover, documents) =>
-      (await run({ view, cover, documents, countPages: false })).bytes,
-    layout: async (view, cover, documents) => {
-      const { bytes, pages } = await run({ view, cover, documents, countPages: true });
-      return { bytes, pages: pages ?? 0 };
-    },
+    render: async (view, cover, documents) => (await run({ view, cover, documents })).bytes,
+    layout: (view, cover, documents) => run({ view, cover, documents }),
     async warm() {
       await sandbox.run<null>('warm-pdf-renderer', null);
     },

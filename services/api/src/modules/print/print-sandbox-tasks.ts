@@ -1,23 +1,14 @@
 // What the sandbox children run for print: laying out an application PDF around the applicant's
 // converted documents (platform/sandbox/sandbox-child.ts loads it by path, PRINT_SANDBOX_TASKS).
 import {
-  renderApplicationPdf,
   renderCountedApplicationPdf,
   warmPdfRenderer,
   type RenderApplicationInput,
   type RenderApplicationResult,
 } from './pdf-renderer';
 
-async function renderApplicationTask(
-  input: RenderApplicationInput,
-): Promise<RenderApplicationResult> {
-  if (input.countPages) {
-    return renderCountedApplicationPdf(input.view, input.cover, input.documents);
-  }
-  return {
-    bytes: await renderApplicationPdf(input.view, input.cover, input.documents),
-    pages: null,
-  };
+function renderApplicationTask(input: RenderApplicationInput): Promise<RenderApplicationResult> {
+  return renderCountedApplicationPdf(input.view, input.cover, input.documents);
 }
 
 export const SANDBOX_TASKS = {
