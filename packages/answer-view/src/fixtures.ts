@@ -14,7 +14,8 @@ import {
   type OptionContext,
   type PartnerConfig,
 } from '@admissions/form';
-import type { DocumentRecord } from './build-answer-view';
+import { buildAnswerView, type DocumentRecord } from './build-answer-view';
+import type { AnswerView } from './view-model';
 
 export type AnswerFixtureName =
   'us-citizen' | 'international' | 'add-another' | 'essay-tab' | 'unicode' | 'complete';
@@ -912,3 +913,23 @@ export const ADD_ANOTHER_FIXTURE = ANSWER_FIXTURES['add-another'];
 export const ESSAY_TAB_FIXTURE = ANSWER_FIXTURES['essay-tab'];
 export const UNICODE_FIXTURE = ANSWER_FIXTURES.unicode;
 export const COMPLETE_FIXTURE = ANSWER_FIXTURES.complete;
+
+/**
+ * The fixture as the print view and the PDF show it, with the default partner: the view model
+ * every renderer test and the benchmark lay out (`answers` replace some of the fixture's).
+ */
+export function buildFixtureView(
+  fixture: AnswerFixture,
+  answers: Readonly<Record<string, string>> = {},
+): AnswerView {
+  return buildAnswerView(
+    APPLICATION_DEFINITION,
+    { ...fixture.answers, ...answers },
+    {
+      partner: DEFAULT_PARTNER,
+      addAnother: fixture.addAnother,
+      tabs: fixture.tabs,
+      documents: fixture.documents,
+    },
+  );
+}

@@ -1,8 +1,7 @@
 // The application PDF read back as text, fonts and outline (pdftotext, pdffonts, qpdf).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { APPLICATION_DEFINITION, DEFAULT_PARTNER } from '@admissions/form';
-import { buildAnswerView, type AnswerView, type ApplicationCover } from '../src';
-import { ANSWER_FIXTURES, type AnswerFixture } from '../src/fixtures';
+import type { AnswerView, ApplicationCover } from '../src';
+import { ANSWER_FIXTURES, buildFixtureView, type AnswerFixture } from '../src/fixtures';
 import { assertPdfFontFiles, renderApplicationPdf } from '../src/pdf';
 import {
   buildDocumentPdf,
@@ -18,14 +17,7 @@ import { buildLargeView, LONG_COMMENT, LONG_ESSAY } from './pdf-sample-view';
 
 const NAME = 'Zoë Łukasz 王小明 Дмитрий';
 
-function viewOf(fixture: AnswerFixture): AnswerView {
-  return buildAnswerView(APPLICATION_DEFINITION, fixture.answers, {
-    partner: DEFAULT_PARTNER,
-    addAnother: fixture.addAnother,
-    tabs: fixture.tabs,
-    documents: fixture.documents,
-  });
-}
+const viewOf = (fixture: AnswerFixture): AnswerView => buildFixtureView(fixture);
 
 function coverOf(applicantName: string, submittedAt: string | null): ApplicationCover {
   return {

@@ -14,14 +14,8 @@ import {
 } from 'pdf-lib';
 import { openSync } from 'fontkit';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { APPLICATION_DEFINITION, DEFAULT_PARTNER } from '@admissions/form';
-import {
-  buildAnswerView,
-  collectAnswerPairs,
-  type AnswerView,
-  type ApplicationCover,
-} from '../src';
-import { ANSWER_FIXTURES, type AnswerFixture } from '../src/fixtures';
+import { collectAnswerPairs, type AnswerView, type ApplicationCover } from '../src';
+import { ANSWER_FIXTURES, buildFixtureView, type AnswerFixture } from '../src/fixtures';
 import { renderApplicationPdf } from '../src/pdf';
 import {
   renderCountedTaggedApplicationPdf,
@@ -59,14 +53,7 @@ async function findFigure(bytes: Uint8Array): Promise<string | undefined> {
 
 const NAME = 'Zoë Łukasz 王小明 Дмитрий';
 
-function viewOf(fixture: AnswerFixture): AnswerView {
-  return buildAnswerView(APPLICATION_DEFINITION, fixture.answers, {
-    partner: DEFAULT_PARTNER,
-    addAnother: fixture.addAnother,
-    tabs: fixture.tabs,
-    documents: fixture.documents,
-  });
-}
+const viewOf = (fixture: AnswerFixture): AnswerView => buildFixtureView(fixture);
 
 const COVER: ApplicationCover = {
   applicantName: NAME,
@@ -208,16 +195,7 @@ describe('the tagged application PDF with combining accents', () => {
   const first = 'Jose\u0301';
   const last = 'Nguye\u0302\u0303n';
   const fixture = ANSWER_FIXTURES.complete;
-  const view = buildAnswerView(
-    APPLICATION_DEFINITION,
-    { ...fixture.answers, first_name: first, last_name: last },
-    {
-      partner: DEFAULT_PARTNER,
-      addAnother: fixture.addAnother,
-      tabs: fixture.tabs,
-      documents: fixture.documents,
-    },
-  );
+  const view = buildFixtureView(fixture, { first_name: first, last_name: last });
   let bytes: Uint8Array;
 
   beforeAll(async () => {

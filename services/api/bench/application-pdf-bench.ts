@@ -16,13 +16,8 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MantineProvider } from '@mantine/core';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { APPLICATION_DEFINITION, DEFAULT_PARTNER } from '@admissions/form';
-import {
-  buildAnswerView,
-  formatApplicantName,
-  type ApplicationCover,
-} from '@admissions/answer-view';
-import { COMPLETE_FIXTURE } from '@admissions/answer-view/fixtures';
+import { formatApplicantName, type ApplicationCover } from '@admissions/answer-view';
+import { buildFixtureView, COMPLETE_FIXTURE } from '@admissions/answer-view/fixtures';
 import { renderApplicationPdf, renderTaggedApplicationPdf } from '@admissions/answer-view/pdf';
 import { PrintView } from '@admissions/answer-view/web';
 import { formatMs as ms, percentile, reportBench } from '../../../bench/report';
@@ -63,12 +58,7 @@ async function buildDocument(title: string): Promise<Uint8Array> {
 }
 
 const fixture = COMPLETE_FIXTURE;
-const view = buildAnswerView(APPLICATION_DEFINITION, fixture.answers, {
-  partner: DEFAULT_PARTNER,
-  addAnother: fixture.addAnother,
-  tabs: fixture.tabs,
-  documents: fixture.documents,
-});
+const view = buildFixtureView(fixture);
 const cover: ApplicationCover = {
   applicantName: formatApplicantName(fixture.answers),
   applicationId: '3f1c2a9e-5b7d-4c1e-9a0b-2d4e6f8a1c3b',

@@ -9,9 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APPLICATION_DEFINITION, DEFAULT_PARTNER } from '@admissions/form';
-import { buildAnswerView, type ApplicationCover } from '@admissions/answer-view';
-import { ANSWER_FIXTURES } from '@admissions/answer-view/fixtures';
+import type { ApplicationCover } from '@admissions/answer-view';
+import { ANSWER_FIXTURES, buildFixtureView } from '@admissions/answer-view/fixtures';
 import { renderTaggedApplicationPdf } from '@admissions/answer-view/pdf';
 import { checkPdfUa } from '../../../packages/answer-view/test/pdf-ua-check';
 import { startConverterStack, type ConverterStack } from './support/converter-stack';
@@ -75,12 +74,7 @@ describe('the tagged application PDF around converted documents (#32)', () => {
   });
 
   describe.each(Object.entries(ANSWER_FIXTURES))('%s', (name, fixture) => {
-    const view = buildAnswerView(APPLICATION_DEFINITION, fixture.answers, {
-      partner: DEFAULT_PARTNER,
-      addAnother: fixture.addAnother,
-      tabs: fixture.tabs,
-      documents: fixture.documents,
-    });
+    const view = buildFixtureView(fixture);
     const applicant: ApplicationCover = {
       applicantName: `Applicant ${name}`,
       applicationId: 'a1b2c3d4-0000-4000-8000-000000000032',
