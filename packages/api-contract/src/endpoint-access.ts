@@ -15,7 +15,7 @@ export type Access =
   | { readonly kind: 'applicant' }
   /**
    * A staff session (cookie `staff_sid`): `reader` is any staff member, `exporter` only an
-   * exporter. `stage: 'totp'` is the pending session between the password and the TOTP code.
+   * exporter, `processor` only a processor (who requests and waives checklist items). `stage: 'totp'` is the pending session between the password and the TOTP code.
    */
   | { readonly kind: 'staff'; readonly role: StaffRole; readonly stage?: 'totp' }
   /** A campus system's API key (`Authorization: Bearer`) with one of `scopes`. */
@@ -29,6 +29,7 @@ export const PUBLIC = { kind: 'public' } as const;
 export const APPLICANT = { kind: 'applicant' } as const;
 export const STAFF_READER = { kind: 'staff', role: 'reader' } as const;
 export const STAFF_EXPORTER = { kind: 'staff', role: 'exporter' } as const;
+export const STAFF_PROCESSOR = { kind: 'staff', role: 'processor' } as const;
 const STAFF_PENDING = { kind: 'staff', role: 'reader', stage: 'totp' } as const;
 const API_KEY = { kind: 'service', scopes: ['read', 'export'] } as const;
 
@@ -37,17 +38,21 @@ export const ACCESS_ERRORS = {
   public: [],
   applicant: ['SESSION_INVALID'],
   staff: ['STAFF_SESSION_INVALID'],
+  /** A role narrower than `reader` (exporter, processor): other staff are refused with 403. */
   exporter: ['STAFF_SESSION_INVALID', 'STAFF_FORBIDDEN'],
   service: ['API_KEY_INVALID', 'API_KEY_SCOPE'],
   'service-token': ['SERVICE_TOKEN_INVALID', 'SERVICE_TOKEN_EXPIRED', 'SERVICE_TOKEN_SCOPE'],
 } as const;
 
-export type AccessErrors<A extends Access> = A extends { kind: 'staff'; role: 'exporter' }
+export type AccessErrors<A extends Access> = A extends {
+  kind: 'staff';
+  role: 'exporter' | 'processor';
+}
   ? (typeof ACCESS_ERRORS)['exporter']
   : (typeof ACCESS_ERRORS)[A['kind']];
 
 export function accessErrors<A extends Access>(access: A): AccessErrors<A> {
-  const key = access.kind === 'staff' && access.role === 'exporter' ? 'exporter' : access.kind;
+  const key = access.kind === 'staff' && access.role !== 'reader' ? 'exporter' : access.kind;
   return ACCESS_ERRORS[key] as AccessErrors<A>;
 }
 
@@ -81,6 +86,12 @@ export const APPLICANT_ROUTES = [
   ROUTE.readDocumentThumbnail,
   ROUTE.requestApplicationPdf,
   ROUTE.downloadApplicationPdf,
+  ROUTE.readChecklist,
+  ROUTE.addRecommender,
+  ROUTE.updateRecommender,
+  ROUTE.removeRecommender,
+  ROUTE.remindRecommender,
+  ROUTE.uploadChecklistItem,
 ] as const;
 
 export function isApplicantRoute(route: string): boolean {
@@ -115,6 +126,10 @@ export const ENDPOINT_ACCESS = {
 
   [ROUTE.lookupFind]: PUBLIC,
 
+  // The recommender's link (single-purpose, 60 days) is their only credential.
+  [ROUTE.readRecommendation]: PUBLIC,
+  [ROUTE.submitRecommendation]: PUBLIC,
+
   [ROUTE.startStaffOidc]: PUBLIC,
   [ROUTE.finishStaffOidc]: PUBLIC,
   [ROUTE.readStaffMethods]: PUBLIC,
@@ -130,6 +145,9 @@ export const ENDPOINT_ACCESS = {
   [ROUTE.listStaffRounds]: STAFF_READER,
   [ROUTE.readStaffApplication]: STAFF_READER,
   [ROUTE.downloadStaffApplicationPdf]: STAFF_READER,
+  [ROUTE.readStaffChecklist]: STAFF_READER,
+  [ROUTE.requestStaffItem]: STAFF_PROCESSOR,
+  [ROUTE.waiveStaffItem]: STAFF_PROCESSOR,
   [ROUTE.startStaffExport]: STAFF_EXPORTER,
   [ROUTE.listStaffExports]: STAFF_EXPORTER,
   [ROUTE.readStaffExport]: STAFF_EXPORTER,

@@ -42,6 +42,17 @@ export const readDocumentAnswers = 'GET /api/document-answer';
 export const deleteDocument = 'DELETE /api/document-answer/:key';
 export const readDocumentThumbnail = 'GET /api/document-answer/:key/thumbnail';
 
+// After submit: the checklist, recommenders, uploads of requested items (issue #30)
+export const readChecklist = 'GET /api/checklist';
+export const addRecommender = 'POST /api/recommenders';
+export const updateRecommender = 'PUT /api/recommenders/:id';
+export const removeRecommender = 'DELETE /api/recommenders/:id';
+export const remindRecommender = 'POST /api/recommenders/:id/remind';
+export const uploadChecklistItem = 'POST /api/checklist/:item/document';
+// The recommender's page: the link's token is their only credential.
+export const readRecommendation = 'GET /public/recommendations/:token';
+export const submitRecommendation = 'POST /public/recommendations/:token';
+
 // The applicant's application PDF
 export const requestApplicationPdf = 'GET /api/pdf';
 export const downloadApplicationPdf = 'GET /api/pdf/file';

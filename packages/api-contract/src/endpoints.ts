@@ -34,6 +34,19 @@ import {
   StartConversionBody,
 } from './documents';
 import { LookupQuery, LookupResponse } from './lookup';
+import {
+  ChecklistItemParams,
+  ChecklistResponse,
+  RecommendationBody,
+  RecommendationPage,
+  RecommendationSubmitResponse,
+  RecommendationTokenParams,
+  RecommenderBody,
+  RecommenderParams,
+  StaffRequestBody,
+  StaffWaiverBody,
+  UploadedFile,
+} from './checklist';
 import { ApplicationsResponse, ChooseApplicationBody, StaffRoundsResponse } from './rounds';
 import {
   ApplicationPdfResponse,
@@ -101,6 +114,7 @@ const application = ['application'];
 const documents = ['documents'];
 const service = ['service'];
 const staff = ['staff'];
+const checklist = ['checklist'];
 const operations = ['operations'];
 const apiKey = [{ apiKey: [] }];
 const pdf = ['application/pdf', 'application/json'];
@@ -332,6 +346,101 @@ export const ENDPOINTS = {
     errors: [...WRITE, ...OPEN, 'NOT_A_FILE_QUESTION', 'CONVERSION_IN_PROGRESS'],
   }),
 
+  readChecklist: defineEndpoint(ROUTE.readChecklist, {
+    tags: checklist,
+    summary:
+      "The current application's checklist (Awaiting / Received / Waived) and its recommenders",
+    description: 'Never returns a letter or anything of its contents.',
+    response: { 200: ChecklistResponse },
+    errors: [...ANY, 'NO_APPLICATION'],
+  }),
+  addRecommender: defineEndpoint(ROUTE.addRecommender, {
+    tags: checklist,
+    summary: 'Name a recommender: e-mails them a single-purpose link that works for 60 days',
+    description:
+      'Before or after submit. The FERPA answer on Final Steps goes with the invitation. One audit row.',
+    body: RecommenderBody,
+    response: { 200: ChecklistResponse },
+    errors: [
+      ...WRITE,
+      'NO_APPLICATION',
+      'VALIDATION_FAILED',
+      'FERPA_UNANSWERED',
+      'RECOMMENDER_LIMIT',
+      'ROUND_CLOSED',
+    ],
+  }),
+  updateRecommender: defineEndpoint(ROUTE.updateRecommender, {
+    tags: checklist,
+    summary: "Change a recommender's name, type or e-mail; a new e-mail kills the old link",
+    params: RecommenderParams,
+    body: RecommenderBody,
+    response: { 200: ChecklistResponse },
+    errors: [
+      ...WRITE,
+      'NO_APPLICATION',
+      'NOT_FOUND',
+      'VALIDATION_FAILED',
+      'RECOMMENDER_LIMIT',
+      'RECOMMENDER_LOCKED',
+      'ROUND_CLOSED',
+    ],
+  }),
+  removeRecommender: defineEndpoint(ROUTE.removeRecommender, {
+    tags: checklist,
+    summary: 'Remove a recommender who has not submitted; their link stops working',
+    params: RecommenderParams,
+    response: { 200: ChecklistResponse },
+    errors: [...WRITE, 'NO_APPLICATION', 'NOT_FOUND', 'RECOMMENDER_LOCKED'],
+  }),
+  remindRecommender: defineEndpoint(ROUTE.remindRecommender, {
+    tags: checklist,
+    summary: 'E-mail the recommender a reminder (one a day)',
+    params: RecommenderParams,
+    response: { 200: ChecklistResponse },
+    errors: [...WRITE, 'NO_APPLICATION', 'NOT_FOUND', 'RECOMMENDER_LOCKED', 'REMINDER_TOO_SOON'],
+  }),
+  uploadChecklistItem: defineEndpoint(ROUTE.uploadChecklistItem, {
+    tags: checklist,
+    summary: 'Upload the file of an item the office asked for (PDF or Word, base64, 1 MB)',
+    description:
+      'Converted like every upload; the item is Received once the conversion completes. The answers stay as submitted.',
+    params: ChecklistItemParams,
+    body: UploadedFile,
+    response: { 200: ChecklistResponse },
+    errors: [
+      ...WRITE,
+      'NO_APPLICATION',
+      'NOT_FOUND',
+      'CHECKLIST_ITEM_CLOSED',
+      'CHECKLIST_FILE_REFUSED',
+      'CONVERSION_IN_PROGRESS',
+    ],
+  }),
+  readRecommendation: defineEndpoint(ROUTE.readRecommendation, {
+    tags: checklist,
+    summary: "The recommender's page: who the applicant is and the letter's status",
+    description: 'Writes one audit row (link opened).',
+    params: RecommendationTokenParams,
+    response: { 200: RecommendationPage },
+    errors: [...ANY, 'RECOMMENDATION_LINK_INVALID', 'RECOMMENDATION_LINK_EXPIRED'],
+  }),
+  submitRecommendation: defineEndpoint(ROUTE.submitRecommendation, {
+    tags: checklist,
+    summary: 'Submit the letter (a PDF or Word file, or typed) and the structured answers',
+    description: 'Once per link: a second submit answers 409. Writes one audit row.',
+    params: RecommendationTokenParams,
+    body: RecommendationBody,
+    response: { 200: RecommendationSubmitResponse },
+    errors: [
+      ...WRITE,
+      'RECOMMENDATION_LINK_INVALID',
+      'RECOMMENDATION_LINK_EXPIRED',
+      'RECOMMENDATION_SUBMITTED',
+      'CHECKLIST_FILE_REFUSED',
+    ],
+  }),
+
   requestApplicationPdf: defineEndpoint(ROUTE.requestApplicationPdf, {
     tags: application,
     summary: "Status of the applicant's application PDF; starts its generation when needed",
@@ -482,6 +591,31 @@ export const ENDPOINTS = {
     produces: pdf,
     response: { 200: PdfFileResponse },
     errors: [...ANY, 'NOT_FOUND', 'PDF_UNAVAILABLE'],
+  }),
+  readStaffChecklist: defineEndpoint(ROUTE.readStaffChecklist, {
+    tags: staff,
+    summary: "An application's checklist and recommenders, as the office sees them",
+    params: StaffApplicationParams,
+    response: { 200: ChecklistResponse },
+    errors: [...ANY, 'NOT_FOUND'],
+  }),
+  requestStaffItem: defineEndpoint(ROUTE.requestStaffItem, {
+    tags: staff,
+    summary: 'Ask the applicant for an item (processor): one e-mail and an upload slot',
+    description: 'Writes one service_audit row. The answers stay as submitted.',
+    params: StaffApplicationParams,
+    body: StaffRequestBody,
+    response: { 200: ChecklistResponse },
+    errors: [...WRITE, 'NOT_FOUND'],
+  }),
+  waiveStaffItem: defineEndpoint(ROUTE.waiveStaffItem, {
+    tags: staff,
+    summary: 'Waive a checklist item (processor)',
+    description: 'Writes one service_audit row.',
+    params: StaffApplicationParams,
+    body: StaffWaiverBody,
+    response: { 200: ChecklistResponse },
+    errors: [...WRITE, 'NOT_FOUND', 'CHECKLIST_ITEM_CLOSED'],
   }),
   startStaffExport: defineEndpoint(ROUTE.startStaffExport, {
     tags: staff,

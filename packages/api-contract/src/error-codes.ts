@@ -6,6 +6,7 @@ import { DOCUMENT_MESSAGES } from './documents';
 import { LOOKUP_MESSAGES } from './lookup';
 import { SERVICE_MESSAGES } from './service';
 import { STAFF_EXPORT_MESSAGES, STAFF_MESSAGES } from './staff';
+import { CHECKLIST_MESSAGES } from './checklist';
 
 export type ErrorStatus =
   400 | 401 | 403 | 404 | 408 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 503;
@@ -62,6 +63,52 @@ export const ERROR_CODES = {
     status: 400,
     message: MESSAGES.codeRejected,
     meaning: 'Wrong or expired confirmation code',
+  },
+  CHECKLIST_FILE_REFUSED: {
+    status: 400,
+    meaning:
+      'A letter or requested item is missing, too long, not a PDF or Word file, or over 1 MB; the message says which',
+  },
+  CHECKLIST_ITEM_CLOSED: {
+    status: 409,
+    meaning:
+      'The checklist item takes no upload from the applicant, or is already received or waived; the message says which',
+  },
+  FERPA_UNANSWERED: {
+    status: 409,
+    message: CHECKLIST_MESSAGES.ferpaUnanswered,
+    meaning: 'A recommender is invited before the FERPA release question is answered',
+  },
+  RECOMMENDATION_LINK_EXPIRED: {
+    status: 410,
+    message: CHECKLIST_MESSAGES.linkExpired,
+    meaning: "The recommender's link is older than 60 days",
+  },
+  RECOMMENDATION_LINK_INVALID: {
+    status: 403,
+    message: CHECKLIST_MESSAGES.linkInvalid,
+    meaning:
+      "No live recommender has this link: never issued, replaced by a change of e-mail, or the recommender was removed",
+  },
+  RECOMMENDATION_SUBMITTED: {
+    status: 409,
+    message: CHECKLIST_MESSAGES.alreadySubmitted,
+    meaning: 'A letter was already submitted (or is being converted) through this link',
+  },
+  RECOMMENDER_LIMIT: {
+    status: 409,
+    message: CHECKLIST_MESSAGES.recommenderLimit,
+    meaning: 'The applicant already invited the most recommenders of this type',
+  },
+  RECOMMENDER_LOCKED: {
+    status: 409,
+    message: CHECKLIST_MESSAGES.recommenderLocked,
+    meaning: 'A recommender whose letter was received is changed, removed or reminded',
+  },
+  REMINDER_TOO_SOON: {
+    status: 429,
+    message: CHECKLIST_MESSAGES.reminderTooSoon,
+    meaning: 'The applicant already reminded this recommender in the last 24 hours',
   },
   CONVERSION_IN_PROGRESS: {
     status: 409,

@@ -15,3 +15,4 @@ export * from './lookup';
 export * from './service';
 export * from './staff';
 export * from './rounds';
+export * from './checklist';

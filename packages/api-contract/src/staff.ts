@@ -6,7 +6,11 @@ import { ServicePrintResponse } from './service';
 import { WEB_STATUSES } from './profile';
 import { RoundCode } from './rounds';
 
-export const STAFF_ROLES = ['reader', 'exporter'] as const;
+/**
+ * `reader` reads applications; `exporter` also exports them; `processor` also requests and waives
+ * checklist items (docs/roles.md).
+ */
+export const STAFF_ROLES = ['reader', 'exporter', 'processor'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
 
 export const STAFF_MESSAGES = {

@@ -46,6 +46,19 @@ export interface PartnerConfig {
    * default round, and any added with `npm run cli -- rounds add`).
    */
   rounds: PartnerRound[];
+  /**
+   * The recommendations the checklist asks for (docs/checklist.md): the counselor's (with the
+   * school report), up to two teachers' (how many required, how many more optional) and others'.
+   */
+  recommendations: {
+    counselorRequired: boolean;
+    teachersRequired: number;
+    teachersOptional: number;
+    /** Recommenders of type "other" the applicant may add (never required). */
+    otherOptional: number;
+    /** Characters a letter typed into the recommender's page may have. */
+    letterTextLimit: number;
+  };
 }
 
 export const DEFAULT_PARTNER: PartnerConfig = {
@@ -79,6 +92,13 @@ export const DEFAULT_PARTNER: PartnerConfig = {
   alert: { start: null, end: null, message: '' },
   timeZone: 'America/Chicago',
   rounds: [],
+  recommendations: {
+    counselorRequired: true,
+    teachersRequired: 1,
+    teachersOptional: 1,
+    otherOptional: 1,
+    letterTextLimit: 10_000,
+  },
 };
 
 type Shape =
@@ -114,6 +134,11 @@ function checkValue(path: string, value: unknown, problems: string[]): void {
   } else if (path === 'timeZone' && typeof value === 'string' && value.trim() !== '') {
     if (!isValidTimeZone(value)) {
       problems.push(`timeZone must be an IANA time zone such as America/Chicago, not "${value}"`);
+    }
+  } else if (path.startsWith('recommendations.') && typeof value === 'number') {
+    const max = leaf === 'letterTextLimit' ? 100_000 : 2;
+    if (!Number.isInteger(value) || value < 0 || value > max) {
+      problems.push(`${path} must be a whole number between 0 and ${max}`);
     }
   } else if ((path === 'alert.start' || path === 'alert.end') && value !== null) {
     if (typeof value !== 'string' || !ISO_DATE.test(value)) {
@@ -252,6 +277,10 @@ export function mergePartnerConfig(base: PartnerConfig, override: unknown): Part
     problems.push('alert.start must not be after alert.end');
   }
   checkPartnerRounds(config, problems);
+  const { teachersRequired, teachersOptional } = config.recommendations;
+  if (teachersRequired + teachersOptional > 2) {
+    problems.push('recommendations: at most two teacher recommendations (required + optional)');
+  }
   if (problems.length > 0) {
     throw new Error(`Invalid partner configuration:\n${problems.map((p) => `- ${p}`).join('\n')}`);
   }

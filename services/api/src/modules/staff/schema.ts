@@ -38,7 +38,7 @@ export const staffMembers = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
   },
   (t) => [
-    check('staff_members_role_check', sql`${t.role} IN ('reader', 'exporter')`),
+    check('staff_members_role_check', sql`${t.role} IN ('reader', 'exporter', 'processor')`),
     check('staff_members_source_check', sql`${t.source} IN ('local', 'oidc')`),
   ],
 );

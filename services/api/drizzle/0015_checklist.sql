@@ -1,0 +1,63 @@
+CREATE TABLE "checklist_requests" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"application_id" uuid NOT NULL,
+	"title" text NOT NULL,
+	"message" text NOT NULL,
+	"requested_by" text NOT NULL,
+	"requested_at" timestamp with time zone NOT NULL,
+	"file_name" text,
+	"source_key" text,
+	"pdf_key" text,
+	"conversion_token" text,
+	"conversion_status" text,
+	"conversion_message" text,
+	"received_at" timestamp with time zone,
+	CONSTRAINT "checklist_requests_conversion_check" CHECK ("checklist_requests"."conversion_status" IS NULL OR "checklist_requests"."conversion_status" IN ('converting', 'failed'))
+);
+--> statement-breakpoint
+CREATE TABLE "checklist_waivers" (
+	"application_id" uuid NOT NULL,
+	"item_id" text NOT NULL,
+	"waived_by" text NOT NULL,
+	"waived_at" timestamp with time zone NOT NULL,
+	CONSTRAINT "checklist_waivers_application_id_item_id_pk" PRIMARY KEY("application_id","item_id")
+);
+--> statement-breakpoint
+CREATE TABLE "recommenders" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"application_id" uuid NOT NULL,
+	"type" text NOT NULL,
+	"name" text NOT NULL,
+	"email" text NOT NULL,
+	"ferpa_waived" boolean NOT NULL,
+	"token_hash" text,
+	"link_sent_at" timestamp with time zone NOT NULL,
+	"link_expires_at" timestamp with time zone NOT NULL,
+	"removed_at" timestamp with time zone,
+	"known_years" integer,
+	"capacity" text,
+	"letter_text" text,
+	"letter_file_name" text,
+	"letter_source_key" text,
+	"letter_pdf_key" text,
+	"conversion_token" text,
+	"conversion_status" text,
+	"conversion_message" text,
+	"submitted_at" timestamp with time zone,
+	"auto_reminders" integer DEFAULT 0 NOT NULL,
+	"last_reminder_at" timestamp with time zone,
+	"applicant_reminded_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "recommenders_token_hash_unique" UNIQUE("token_hash"),
+	CONSTRAINT "recommenders_type_check" CHECK ("recommenders"."type" IN ('counselor', 'teacher', 'other')),
+	CONSTRAINT "recommenders_conversion_check" CHECK ("recommenders"."conversion_status" IS NULL OR "recommenders"."conversion_status" IN ('converting', 'failed'))
+);
+--> statement-breakpoint
+ALTER TABLE "staff_members" DROP CONSTRAINT "staff_members_role_check";--> statement-breakpoint
+ALTER TABLE "checklist_requests" ADD CONSTRAINT "checklist_requests_application_id_applications_id_fk" FOREIGN KEY ("application_id") REFERENCES "public"."applications"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "checklist_waivers" ADD CONSTRAINT "checklist_waivers_application_id_applications_id_fk" FOREIGN KEY ("application_id") REFERENCES "public"."applications"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "recommenders" ADD CONSTRAINT "recommenders_application_id_applications_id_fk" FOREIGN KEY ("application_id") REFERENCES "public"."applications"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "checklist_requests_application_idx" ON "checklist_requests" USING btree ("application_id");--> statement-breakpoint
+CREATE INDEX "recommenders_application_idx" ON "recommenders" USING btree ("application_id");--> statement-breakpoint
+CREATE INDEX "recommenders_due_idx" ON "recommenders" USING btree ("last_reminder_at") WHERE "recommenders"."submitted_at" IS NULL AND "recommenders"."removed_at" IS NULL;--> statement-breakpoint
+ALTER TABLE "staff_members" ADD CONSTRAINT "staff_members_role_check" CHECK ("staff_members"."role" IN ('reader', 'exporter', 'processor'));
