@@ -127,6 +127,8 @@ export const StaffListQuery = Type.Object(
     /** Submitted on or after / on or before (UTC days). */
     from: Type.Optional(IsoDate),
     to: Type.Optional(IsoDate),
+    /** complete: every required checklist item received or waived; awaiting: some still owed. */
+    checklist: Type.Optional(Type.Union([Type.Literal('complete'), Type.Literal('awaiting')])),
     sort: Type.Optional(Type.Union(STAFF_SORTS.map((s) => Type.Literal(s)))),
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
     page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: STAFF_PAGE_SIZE_MAX })),
@@ -146,6 +148,11 @@ export const StaffListRow = Type.Object(
     email: Type.String(),
     entry_term: Type.String(),
     major: Type.String(),
+    /** Required checklist items received or waived, of all required (docs/checklist.md). */
+    checklist: Type.Object(
+      { done: Type.Integer(), required: Type.Integer() },
+      { additionalProperties: false },
+    ),
   },
   { additionalProperties: false },
 );
