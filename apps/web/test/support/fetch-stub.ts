@@ -1,4 +1,5 @@
 import { vi } from 'vitest';
+import type { ChecklistResponse } from '@admissions/api-contract';
 
 export interface StubResponse {
   status?: number;
@@ -16,6 +17,16 @@ export interface RecordedCall {
   headers: Record<string, string>;
   credentials: RequestCredentials | undefined;
 }
+
+/** A checklist with nothing asked for: what a test about something else sees. */
+export const EMPTY_CHECKLIST: ChecklistResponse = {
+  submitted: false,
+  complete: true,
+  ferpa_waived: null,
+  items: [],
+  recommenders: [],
+  limits: { counselor: 1, teacher: 2, other: 1 },
+};
 
 type Handler = StubResponse | ((call: RecordedCall) => StubResponse | Promise<StubResponse>);
 
@@ -41,6 +52,8 @@ const APPLICATION_DEFAULTS: Record<string, Handler> = {
       rounds: [],
     },
   }),
+  // Issue #30: Final Steps and the completion page show the checklist; nothing on it yet.
+  'GET /api/checklist': { body: EMPTY_CHECKLIST },
   // The completion page's PDF copy: still being made unless a test says otherwise.
   'GET /api/pdf': { body: { status: 'IN_PROGRESS', url: '', message: 'Generating' } },
 };

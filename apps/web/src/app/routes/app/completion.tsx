@@ -22,6 +22,14 @@ const RoundPicker = lazy(() =>
   })),
 );
 
+// Issue #30's checklist (what has arrived, the recommenders, the office's requests), loaded after
+// the page like the round picker.
+const ApplicantChecklist = lazy(() =>
+  import('../../../features/checklist').then((module) => ({
+    default: module.ApplicantChecklist,
+  })),
+);
+
 /** /completion: only makes sense once the application is submitted. */
 export function Component() {
   // Decided on arrival: when a session ends, the code ending it navigates (with its message)
@@ -70,6 +78,11 @@ function Completion() {
             <PdfDownload />
           </Group>
         </Paper>
+        <Box mt="lg">
+          <Suspense fallback={null}>
+            <ApplicantChecklist place="completion" />
+          </Suspense>
+        </Box>
         {/* Issue #29: "Apply to another round", once the rounds have answered. */}
         <Box mt="lg">
           <Suspense fallback={null}>

@@ -4,6 +4,7 @@ import type { PageId } from '@admissions/form';
 import { PATHS } from '../../../config/paths';
 import { useApplicationActions } from '../state/application-context';
 import { SaveStatus } from './save-status';
+import { FinalStepsChecklist } from './final-steps-checklist';
 import classes from './application-page.module.css';
 
 // docs/screens-and-routes.md default sizes of the page action buttons.
@@ -70,16 +71,20 @@ const NEXT: Readonly<Record<PageId, string | undefined>> = {
 export function PageActions({ pageId }: { pageId: PageId }) {
   const next = NEXT[pageId];
   return (
-    <div className={classes.actions}>
-      <SaveStatus />
-      {next ? (
-        <SaveButton target={next} label="Save and Continue" />
-      ) : (
-        <>
-          <SaveButton label="Save" />
-          <SubmitButton />
-        </>
-      )}
-    </div>
+    <>
+      {/* Issue #30: the checklist and the recommenders, below the questions and above Submit. */}
+      {pageId === 'final-steps' && <FinalStepsChecklist />}
+      <div className={classes.actions}>
+        <SaveStatus />
+        {next ? (
+          <SaveButton target={next} label="Save and Continue" />
+        ) : (
+          <>
+            <SaveButton label="Save" />
+            <SubmitButton />
+          </>
+        )}
+      </div>
+    </>
   );
 }
