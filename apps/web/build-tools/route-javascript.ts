@@ -28,12 +28,13 @@ export type FirstPage = keyof typeof FIRST_PAGE_ROUTES;
 
 /**
  * The JavaScript budget of a first visit, gzip bytes (level 9), a little above what the build
- * weighed when it was set (155.9 and 179.4 kB). Recorded in apps/web/README.md; raise it only
- * with the reason written there.
+ * weighed when it was set (155.9 and 179.4 kB), raised by 0.5 kB for issue #30 (the partner's
+ * recommendation defaults and the recommender's route in the entry). Recorded in
+ * apps/web/README.md; raise it only with the reason written there.
  */
 export const FIRST_PAGE_JS_BUDGET_GZIP: Record<FirstPage, number> = {
-  '/login': 158 * 1024,
-  '/about': 182 * 1024,
+  '/login': 158.5 * 1024,
+  '/about': 182.5 * 1024,
 };
 
 export const WEB_DIST = path.resolve(import.meta.dirname, '../dist');

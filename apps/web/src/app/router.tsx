@@ -33,6 +33,7 @@ const load = {
   finalSteps: () => import('./routes/app/final-steps'),
   completion: () => import('./routes/app/completion'),
   print: () => import('./routes/print'),
+  recommend: () => import('./routes/recommend'),
   staff: (page: keyof typeof StaffPages) => () =>
     import('./routes/staff').then((m) => ({ Component: m[page] })),
 };
@@ -86,6 +87,8 @@ export const routes: RouteObject[] = [
       { path: PATHS.completion, lazy: load.completion },
       // Staff, read-only (docs/product.md): no frame, no idle time-out, its own bundle.
       { path: PATHS.print, lazy: load.print },
+      // The recommender's page (issue #30): no account, no session, no idle time-out.
+      { path: PATHS.recommend, lazy: load.recommend },
       // The staff area (issue #18): its pages share one bundle of their own.
       { path: PATHS.staffSignIn, lazy: load.staff('StaffSignIn') },
       { path: PATHS.staffSetup, lazy: load.staff('StaffSetup') },

@@ -11,6 +11,8 @@ export const PATHS = {
   confirm: '/confirm',
   forgot: '/forgot',
   reset: '/reset',
+  /** The recommender's page (issue #30): the e-mailed link is `/recommend/<token>`. */
+  recommend: '/recommend/:token',
   /** The staff print view (the CLI prints links to it with ?service_token=). */
   print: PRINT_VIEW_PATH,
   /** The staff area (features/staff/lib/staff-paths.ts has them all; these are the router's). */
