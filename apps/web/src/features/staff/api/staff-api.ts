@@ -2,11 +2,13 @@
 // applicant's session handling: a 401 here means the staff session ended, and the staff layout
 // sends the member to the sign-in page with the server's message instead of to /login.
 import {
+  type ChecklistResponse,
   type StaffExportBody,
   type StaffExportListResponse,
   type StaffListQuery,
   type StaffLoginBody,
   type StaffMeResponse,
+  type StaffRequestBody,
   type StaffSetupBody,
 } from '@admissions/api-contract';
 import {
@@ -61,6 +63,7 @@ export const staffKeys = {
   methods: ['staff', 'methods'] as const,
   list: (query: StaffListQuery) => ['staff', 'applications', query] as const,
   application: (id: string) => ['staff', 'application', id] as const,
+  checklist: (id: string) => ['staff', 'checklist', id] as const,
   exports: ['staff', 'exports'] as const,
   rounds: ['staff', 'rounds'] as const,
 };
@@ -186,4 +189,44 @@ export function useStartExport() {
       void queryClient.invalidateQueries({ queryKey: staffKeys.exports });
     },
   });
+}
+
+/** An application's checklist (issue #30): any staff member reads it. */
+export function useStaffChecklist(id: string) {
+  return useQuery({
+    queryKey: staffKeys.checklist(id),
+    queryFn: () => staffFetch('GET /staff/api/applications/:id/checklist', { params: { id } }),
+    retry: false,
+    // A refusal shows in the panel; the application above it stays on screen.
+    throwOnError: false,
+  });
+}
+
+function useStaffChecklistMutation<V>(
+  id: string,
+  call: (variables: V) => Promise<ChecklistResponse>,
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: (checklist) => {
+      queryClient.setQueryData(staffKeys.checklist(id), checklist);
+      // The list's "2 of 3" column counts the same items.
+      void queryClient.invalidateQueries({ queryKey: ['staff', 'applications'] });
+    },
+  });
+}
+
+/** A processor asks the applicant for an item: one e-mail and an upload slot on their checklist. */
+export function useRequestStaffItem(id: string) {
+  return useStaffChecklistMutation(id, (body: StaffRequestBody) =>
+    staffFetch('POST /staff/api/applications/:id/requests', { params: { id }, body }),
+  );
+}
+
+/** A processor waives an awaited item. */
+export function useWaiveStaffItem(id: string) {
+  return useStaffChecklistMutation(id, (item: string) =>
+    staffFetch('POST /staff/api/applications/:id/waivers', { params: { id }, body: { item } }),
+  );
 }

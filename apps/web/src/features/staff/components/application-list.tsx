@@ -20,6 +20,9 @@ import { Link, useOutletContext, useSearchParams } from 'react-router';
 import { WEB_STATUSES, type StaffMeResponse, type StaffSort } from '@admissions/api-contract';
 import { useStaffApplications } from '../api/staff-api';
 import {
+  CHECKLIST_FILTER_LABELS,
+  CHECKLIST_FILTERS,
+  describeChecklistProgress,
   readListState,
   STAFF_PAGE_SIZE,
   STATUS_LABELS,
@@ -94,7 +97,7 @@ export function ApplicationList() {
         fullWidth
         styles={{ root: { flexWrap: 'wrap' } }}
       />
-      <SimpleGrid cols={{ base: 1, sm: 2, md: 5 }} spacing="sm">
+      <SimpleGrid cols={{ base: 1, sm: 2, md: 3, lg: 6 }} spacing="sm">
         <TextInput
           label="Search by name or e-mail"
           type="search"
@@ -115,6 +118,15 @@ export function ApplicationList() {
           onChange={(event) => update({ to: event.currentTarget.value })}
         />
         <StaffSelect
+          label="Checklist"
+          value={state.checklist}
+          onChange={(value) => update({ checklist: value as ListState['checklist'] })}
+          data={(['', ...CHECKLIST_FILTERS] as const).map((value) => ({
+            value,
+            label: CHECKLIST_FILTER_LABELS[value],
+          }))}
+        />
+        <StaffSelect
           label="Sort"
           value={state.sort}
           onChange={(value) => update({ sort: value as StaffSort })}
@@ -133,7 +145,13 @@ export function ApplicationList() {
             component={Link}
             to={{
               pathname: STAFF_PATHS.exports,
-              search: writeListState({ ...state, page: 1, sort: 'submitted_desc' }).toString(),
+              // An export's selection has no checklist filter (StaffExportBody).
+              search: writeListState({
+                ...state,
+                checklist: '',
+                page: 1,
+                sort: 'submitted_desc',
+              }).toString(),
             }}
             variant="light"
             size="sm"
@@ -147,7 +165,7 @@ export function ApplicationList() {
           {list.error.message}
         </Alert>
       )}
-      <Table.ScrollContainer minWidth={720}>
+      <Table.ScrollContainer minWidth={800}>
         <Table striped highlightOnHover verticalSpacing="xs">
           <VisuallyHidden component="caption">
             Applications, page {state.page} of {pages}
@@ -161,6 +179,7 @@ export function ApplicationList() {
               <Table.Th scope="col">Submitted</Table.Th>
               <Table.Th scope="col">Entry term</Table.Th>
               <Table.Th scope="col">Major</Table.Th>
+              <Table.Th scope="col">Checklist</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -181,11 +200,14 @@ export function ApplicationList() {
                 <Table.Td>{formatDate(row.submitted_at)}</Table.Td>
                 <Table.Td>{row.entry_term || '—'}</Table.Td>
                 <Table.Td>{row.major || '—'}</Table.Td>
+                <Table.Td data-testid="checklist-progress">
+                  {describeChecklistProgress(row.checklist)}
+                </Table.Td>
               </Table.Tr>
             ))}
             {list.data?.rows.length === 0 && (
               <Table.Tr>
-                <Table.Td colSpan={7}>
+                <Table.Td colSpan={8}>
                   <Text c="dimmed">No application matches.</Text>
                 </Table.Td>
               </Table.Tr>

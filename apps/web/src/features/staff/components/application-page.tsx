@@ -11,12 +11,13 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { Link, useParams } from 'react-router';
-import type { StaffApplicationResponse } from '@admissions/api-contract';
+import { Link, useOutletContext, useParams } from 'react-router';
+import type { StaffApplicationResponse, StaffMeResponse } from '@admissions/api-contract';
 import { PrintedApplication } from '../../print';
 import { useStaffApplication } from '../api/staff-api';
 import { STAFF_PATHS } from '../lib/staff-paths';
 import { StaffPageTitle } from './staff-layout';
+import { ChecklistPanel } from './checklist-panel';
 
 type DocumentStatus = StaffApplicationResponse['documents'][number]['status'];
 
@@ -30,11 +31,12 @@ const DOCUMENT_STATUS: Record<DocumentStatus, { label: string; color: string }> 
 
 /**
  * /staff/applications/:id: the application as the print view shows it (the server reads it for
- * this staff session and audits the read), its documents with their conversion status, and the
- * staff PDF.
+ * this staff session and audits the read), its documents with their conversion status, its
+ * checklist (issue #30), and the staff PDF.
  */
 export function ApplicationPage() {
   const { id = '' } = useParams();
+  const me = useOutletContext<StaffMeResponse>();
   const application = useStaffApplication(id);
 
   if (application.isPending) {
@@ -106,6 +108,7 @@ export function ApplicationPage() {
           </Table.ScrollContainer>
         )}
       </Paper>
+      <ChecklistPanel id={id} role={me.role} />
       <Paper withBorder p="md" radius="md">
         <StaffPrintedApplication data={application.data} />
       </Paper>

@@ -1,4 +1,4 @@
-// The list's filters live in the address (?q=&round=&status=&from=&to=&sort=&page=), so a reload, the
+// The list's filters live in the address (?q=&round=&status=&from=&to=&checklist=&sort=&page=), so a reload, the
 // back button and a shared link show the same list, and the exports page starts from it.
 import {
   STAFF_SORTS,
@@ -22,9 +22,34 @@ export interface ListFilters {
   to: string;
 }
 
+/** The checklist filter (issue #30): every required item in, or some still awaited. */
+export type ChecklistFilter = NonNullable<StaffListQuery['checklist']>;
+
+export const CHECKLIST_FILTERS: readonly ChecklistFilter[] = ['complete', 'awaiting'];
+
+export const CHECKLIST_FILTER_LABELS: Record<ChecklistFilter | '', string> = {
+  '': 'Any checklist',
+  complete: 'Complete',
+  awaiting: 'Awaiting items',
+};
+
+/**
+ * The list's state. The checklist filter is the list's only: an export's selection
+ * (StaffExportBody) has no checklist filter, so it is not one of the filters an export takes.
+ */
 export interface ListState extends ListFilters {
+  checklist: ChecklistFilter | '';
   sort: StaffSort;
   page: number;
+}
+
+function isChecklistFilter(value: string | null): value is ChecklistFilter {
+  return (CHECKLIST_FILTERS as readonly string[]).includes(value ?? '');
+}
+
+/** "2 of 3", or "Complete" once every required item is received or waived. */
+export function describeChecklistProgress({ done, required }: { done: number; required: number }) {
+  return done >= required ? 'Complete' : `${done} of ${required}`;
 }
 
 function isStatus(value: string | null): value is WebStatus {
@@ -38,6 +63,7 @@ function isSort(value: string | null): value is StaffSort {
 export function readListState(params: URLSearchParams): ListState {
   const status = params.get('status');
   const sort = params.get('sort');
+  const checklist = params.get('checklist');
   const page = Number(params.get('page'));
   const date = (key: string) => {
     const value = params.get(key) ?? '';
@@ -51,6 +77,7 @@ export function readListState(params: URLSearchParams): ListState {
     status: isStatus(status) ? status : '',
     from: date('from'),
     to: date('to'),
+    checklist: isChecklistFilter(checklist) ? checklist : '',
     sort: isSort(sort) ? sort : 'submitted_desc',
     page: Number.isInteger(page) && page >= 1 ? page : 1,
   };
@@ -64,6 +91,7 @@ export function writeListState(state: ListState): URLSearchParams {
   if (state.status) params.set('status', state.status);
   if (state.from) params.set('from', state.from);
   if (state.to) params.set('to', state.to);
+  if (state.checklist) params.set('checklist', state.checklist);
   if (state.sort !== 'submitted_desc') params.set('sort', state.sort);
   if (state.page > 1) params.set('page', String(state.page));
   return params;
@@ -72,6 +100,7 @@ export function writeListState(state: ListState): URLSearchParams {
 export function toListQuery(state: ListState): StaffListQuery {
   return {
     ...toExportFilters(state),
+    ...(state.checklist ? { checklist: state.checklist } : {}),
     sort: state.sort,
     page: state.page,
     page_size: STAFF_PAGE_SIZE,
