@@ -23,6 +23,7 @@ CREATE TABLE "checklist_requests" (
 	"conversion_token" text,
 	"conversion_status" text,
 	"conversion_message" text,
+	"conversion_started_at" timestamp with time zone,
 	"received_at" timestamp with time zone,
 	CONSTRAINT "checklist_requests_conversion_check" CHECK ("checklist_requests"."conversion_status" IS NULL OR "checklist_requests"."conversion_status" IN ('converting', 'failed'))
 );
@@ -56,6 +57,7 @@ CREATE TABLE "recommenders" (
 	"conversion_token" text,
 	"conversion_status" text,
 	"conversion_message" text,
+	"conversion_started_at" timestamp with time zone,
 	"submitted_at" timestamp with time zone,
 	"auto_reminders" integer DEFAULT 0 NOT NULL,
 	"last_reminder_at" timestamp with time zone,

@@ -3,13 +3,18 @@
 // the applicant's own reminder once a day, and the link's 60 days.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { CHECKLIST_MESSAGES, type ChecklistResponse } from '@admissions/api-contract';
+import {
+  CHECKLIST_MESSAGES,
+  DOCUMENT_MESSAGES,
+  type ChecklistResponse,
+} from '@admissions/api-contract';
 import { HOUSEKEEPING_QUEUE } from '../src/modules/auth';
-import { listChecklistEvents } from '../src/modules/checklist';
+import { CHECKLIST_CONVERSION_QUEUE, listChecklistEvents } from '../src/modules/checklist';
 import { sendJob } from '../src/platform/queue/job-queue';
 import {
   availableDrivers,
   cookiesOf,
+  primaryDriver,
   createTestRuntime,
   TEST_PASSWORD,
   registerApplicant,
@@ -18,23 +23,23 @@ import {
 
 const DAY = 24 * 60 * 60 * 1000;
 
+/** Runs the housekeeping job once, as its schedule does, and waits for it to finish. */
+async function runHousekeeping(t: TestRuntime): Promise<void> {
+  const id = await sendJob(t.runtime.queue, HOUSEKEEPING_QUEUE.name, {});
+  for (let i = 0; i < 400; i++) {
+    const job = await t.runtime.queue.getJobById(HOUSEKEEPING_QUEUE.name, id!);
+    if (job?.state === 'completed') return;
+    if (job?.state === 'failed') throw new Error('housekeeping failed');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('housekeeping did not run');
+}
+
 describe.each(availableDrivers())('reminders to recommenders (%s)', (driver) => {
   let t: TestRuntime;
   let applicant: Record<string, string>;
   let applicationId: string;
   const ids: Record<string, string> = {};
-
-  /** Runs the housekeeping job once, as its schedule does, and waits for it to finish. */
-  async function runHousekeeping(): Promise<void> {
-    const id = await sendJob(t.runtime.queue, HOUSEKEEPING_QUEUE.name, {});
-    for (let i = 0; i < 400; i++) {
-      const job = await t.runtime.queue.getJobById(HOUSEKEEPING_QUEUE.name, id!);
-      if (job?.state === 'completed') return;
-      if (job?.state === 'failed') throw new Error('housekeeping failed');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error('housekeeping did not run');
-  }
 
   /** A fresh session: the manual clock moves past a session's life. */
   async function signIn(): Promise<Record<string, string>> {
@@ -100,12 +105,12 @@ describe.each(availableDrivers())('reminders to recommenders (%s)', (driver) => 
   it('reminds three times a week apart, then never again; never after the letter came', async () => {
     // Six days in: nobody is due yet.
     t.clock.advance(6 * DAY);
-    await runHousekeeping();
+    await runHousekeeping(t);
     expect(await remindersTo(ids.teacher!)).toBe(0);
     const sent: number[] = [];
     for (let week = 1; week <= 5; week++) {
       t.clock.advance(week === 1 ? DAY + 60_000 : 7 * DAY);
-      await runHousekeeping();
+      await runHousekeeping(t);
       if (week <= 3) {
         const mail = await t.waitForMail('slow@school.example.org', /^Reminder/);
         expect(mail.text).toContain('/recommend/');
@@ -113,7 +118,7 @@ describe.each(availableDrivers())('reminders to recommenders (%s)', (driver) => 
       }
       // Twice in the same tick: the rule holds under a repeated sweep. (The sweep also clears
       // outbox files older than its retention by the manual clock, so the mail is read first.)
-      await runHousekeeping();
+      await runHousekeeping(t);
       sent.push(await remindersTo(ids.teacher!));
     }
     expect(sent).toEqual([1, 2, 3, 3, 3]);
@@ -168,5 +173,69 @@ describe.each(availableDrivers())('reminders to recommenders (%s)', (driver) => 
       body: { known_years: 1, capacity: 'Other', letter_text: 'Too late.' },
     });
     expect(late.statusCode).toBe(410);
+  });
+});
+
+describe.each(primaryDriver())('a letter whose conversion job was lost (%s)', (driver) => {
+  let t: TestRuntime;
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('fails after the conversion time-out with the reason, and takes the letter again', async () => {
+    t = await createTestRuntime(driver);
+    // Nothing takes the conversion job, as when every worker died past the queue's retries.
+    await t.runtime.queue.offWork(CHECKLIST_CONVERSION_QUEUE.name);
+    const applicant = await registerApplicant(t, 'ada@example.org');
+    await t.request({
+      method: 'PUT',
+      url: '/api/answer',
+      body: { first_name: 'Ada', last_name: 'Lovelace', counselor_waiver_request: 'Y' },
+      cookies: applicant,
+    });
+    const added = await t.request({
+      method: 'POST',
+      url: '/api/recommenders',
+      body: { type: 'teacher', name: 'Charles Babbage', email: 'babbage@school.example.org' },
+      cookies: applicant,
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    const mail = await t.waitForMail('babbage@school.example.org', /recommendation/);
+    const token = /\/recommend\/([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
+    const letter = {
+      known_years: 3,
+      capacity: 'Teacher',
+      letter_file: {
+        file_name: 'letter.pdf',
+        content_base64: Buffer.from('%PDF-1.4\n').toString('base64'),
+      },
+    };
+    const first = await t.request({
+      method: 'POST',
+      url: `/public/recommendations/${token}`,
+      body: letter,
+    });
+    expect(first.json()).toMatchObject({ status: 'converting' });
+    const failed = async () => {
+      await runHousekeeping(t);
+      const events = await t.request({ method: 'GET', url: `/public/recommendations/${token}` });
+      return events.json<{ status: string }>().status;
+    };
+    const stuckAfter = 3 * t.config.conversionTimeoutMs + 60_000;
+    t.clock.advance(stuckAfter - 1000);
+    expect(await failed()).toBe('converting');
+    t.clock.advance(2000);
+    expect(await failed()).toBe('failed');
+    const page = await t.request({ method: 'GET', url: `/public/recommendations/${token}` });
+    expect(page.json()).toMatchObject({
+      status: 'failed',
+      message: DOCUMENT_MESSAGES.conversionUnavailable,
+    });
+    const again = await t.request({
+      method: 'POST',
+      url: `/public/recommendations/${token}`,
+      body: letter,
+    });
+    expect(again.statusCode, again.body).toBe(200);
   });
 });

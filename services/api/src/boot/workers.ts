@@ -134,6 +134,9 @@ export async function startJobWorkers(deps: {
       orphanApplicationPdfs: (now) =>
         deleteOrphanApplicationPdfs({ store: pdfStore, storage, logger }, now),
       recommenderReminders: (now) => checklist.sendDueReminders(now),
+      // As long as a document's conversion may take with its retries (documents' stuck sweep).
+      stuckChecklistConversions: (now) =>
+        checklist.failStuckConversions(now, 3 * config.conversionTimeoutMs + 60_000),
     },
   });
   const conversion = await startConversionRuntime({

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import {
   CHECKLIST_FILE_BASE64_MAX,
   CHECKLIST_MESSAGES,
+  DOCUMENT_MESSAGES,
   RECOMMENDATION_LINK_DAYS,
   RECOMMENDATION_PATH,
   STATUS_PAGE_PATH,
@@ -49,6 +50,7 @@ import {
 import {
   claimLetter,
   claimRequestSlot,
+  failStuckConversions,
   findRecommender,
   findRecommenderByToken,
   findRequestById,
@@ -412,6 +414,19 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
       return sent;
     },
 
+    /**
+     * A letter or requested file still converting `afterMs` after its upload lost its job (a
+     * worker died past the queue's retries): it fails with "try again in a few minutes", so the
+     * recommender or applicant can send it again instead of waiting for ever. Returns the count.
+     */
+    async failStuckConversions(now: Date, afterMs: number): Promise<number> {
+      return failStuckConversions(
+        db,
+        new Date(now.getTime() - afterMs),
+        DOCUMENT_MESSAGES.conversionUnavailable,
+      );
+    },
+
     async readRecommendationPage(token: string, ip: string | null): Promise<RecommendationPage> {
       const now = clock.now();
       const row = await findRecommenderByToken(db, hashToken(token));
@@ -528,6 +543,7 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
         conversionToken,
         conversionStatus: 'converting',
         conversionMessage: null,
+        conversionStartedAt: now,
       });
       if (!claimed) {
         await storage.delete(sourceKey);
@@ -564,6 +580,7 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
         conversionToken,
         conversionStatus: 'converting',
         conversionMessage: null,
+        conversionStartedAt: clock.now(),
       });
       if (!claimed) {
         await storage.delete(sourceKey);

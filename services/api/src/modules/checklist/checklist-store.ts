@@ -1,7 +1,7 @@
 // The checklist module's reads and writes. Every check-then-write is one conditional UPDATE (its
 // WHERE is the check) or runs under the application row's lock (lockApplication), so 30 requests
 // at once change a recommender or a slot exactly once.
-import { and, asc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/connect';
 import { checklistAudit, checklistRequests, checklistWaivers, recommenders } from './schema';
 import type { RecommenderRow, RequestRow } from './checklist-rules';
@@ -337,4 +337,30 @@ export async function insertWaiver(
     .onConflictDoNothing()
     .returning({ itemId: checklistWaivers.itemId });
   return inserted.length > 0;
+}
+
+/** Fails every conversion of a letter or requested file started before `before`. */
+export async function failStuckConversions(db: Db, before: Date, message: string): Promise<number> {
+  const set = { conversionStatus: 'failed', conversionMessage: message } as const;
+  const letters = await db
+    .update(recommenders)
+    .set(set)
+    .where(
+      and(
+        eq(recommenders.conversionStatus, 'converting'),
+        lt(recommenders.conversionStartedAt, before),
+      ),
+    )
+    .returning({ id: recommenders.id });
+  const materials = await db
+    .update(checklistRequests)
+    .set(set)
+    .where(
+      and(
+        eq(checklistRequests.conversionStatus, 'converting'),
+        lt(checklistRequests.conversionStartedAt, before),
+      ),
+    )
+    .returning({ id: checklistRequests.id });
+  return letters.length + materials.length;
 }

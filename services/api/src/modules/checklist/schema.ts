@@ -53,6 +53,8 @@ export const recommenders = pgTable(
     /** 'converting' or 'failed' while an uploaded letter is not yet received; null otherwise. */
     conversionStatus: text('conversion_status'),
     conversionMessage: text('conversion_message'),
+    /** When the latest upload started converting: the stuck-conversion sweep reads it. */
+    conversionStartedAt: at('conversion_started_at'),
     /** The letter was received (typed, or its file converted). */
     submittedAt: at('submitted_at'),
     /** Automatic reminders sent (at most three, a week apart) and when the latest went. */
@@ -95,6 +97,7 @@ export const checklistRequests = pgTable(
     conversionToken: text('conversion_token'),
     conversionStatus: text('conversion_status'),
     conversionMessage: text('conversion_message'),
+    conversionStartedAt: at('conversion_started_at'),
     receivedAt: at('received_at'),
   },
   (t) => [
