@@ -25,7 +25,8 @@ export const CHECKLIST_MESSAGES = {
   ferpaUnanswered:
     'Please answer the FERPA question under "Recommendation Waiver" on Final Steps before you invite a recommender.',
   recommenderLimit: 'You have already invited the most recommenders of this type.',
-  recommenderLocked: 'This recommender has already submitted their letter; it can no longer be changed.',
+  recommenderLocked:
+    'This recommender has already submitted their letter; it can no longer be changed.',
   recommenderNotFound: 'There is no such recommender on your application.',
   reminderTooSoon: 'You can send this recommender one reminder a day. Please try again tomorrow.',
   reminderDone: 'This recommender has already submitted their letter.',
@@ -33,7 +34,8 @@ export const CHECKLIST_MESSAGES = {
   linkExpired: 'This recommendation link has expired. Please ask the applicant to send a new one.',
   alreadySubmitted: 'A letter has already been submitted through this link. Thank you.',
   letterMissing: 'Please upload your letter or type it in the box.',
-  letterTooLong: 'Your letter is longer than the limit for typed letters. Please upload it as a file.',
+  letterTooLong:
+    'Your letter is longer than the limit for typed letters. Please upload it as a file.',
   fileTypeRefused: 'Please upload a PDF or Word (.docx) file.',
   fileTooLarge: 'This file is larger than 1 MB. Please upload a smaller file.',
   itemNotFound: 'There is no such item on this checklist.',

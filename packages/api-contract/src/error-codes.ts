@@ -88,7 +88,7 @@ export const ERROR_CODES = {
     status: 403,
     message: CHECKLIST_MESSAGES.linkInvalid,
     meaning:
-      "No live recommender has this link: never issued, replaced by a change of e-mail, or the recommender was removed",
+      'No live recommender has this link: never issued, replaced by a change of e-mail, or the recommender was removed',
   },
   RECOMMENDATION_SUBMITTED: {
     status: 409,

@@ -9,3 +9,9 @@ export const STAFF_PAGES = {
   home: '/staff',
   setup: '/staff/setup',
 } as const;
+
+/** The recommender's page in the SPA: `${PUBLIC_URL}${RECOMMENDATION_PATH}/<token>` (e-mailed). */
+export const RECOMMENDATION_PATH = '/recommend';
+
+/** The applicant's status page after submit, with the checklist (linked from e-mails). */
+export const STATUS_PAGE_PATH = '/completion';

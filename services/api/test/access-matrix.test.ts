@@ -6,7 +6,7 @@
 // let through (whatever the route then answers to an empty request, but never 401 or 403). A
 // service-token route called without a token is refused by its query's schema (400).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Access } from '@admissions/api-contract';
+import type { Access, StaffRole } from '@admissions/api-contract';
 import { findAccountByEmail } from '../src/modules/auth';
 import { createApiKey } from '../src/modules/staff';
 import { mintServiceToken } from '../src/modules/service';
@@ -24,7 +24,7 @@ type Scope = 'read' | 'export';
 interface Caller {
   name: string;
   applicant?: true;
-  staff?: { role: 'reader' | 'exporter'; pending?: true };
+  staff?: { role: StaffRole; pending?: true };
   apiKey?: Scope;
   token?: Scope;
   cookies?: Record<string, string>;
@@ -45,7 +45,8 @@ function expectedFor(access: Access, caller: Caller, method: string): Expected {
     case 'staff': {
       const staff = caller.staff;
       if (!staff || (access.stage === 'totp') !== (staff.pending === true)) return 401;
-      return access.role === 'exporter' && staff.role !== 'exporter' ? 403 : 'through';
+      // `reader` is any staff member; a narrower role only that role.
+      return access.role !== 'reader' && staff.role !== access.role ? 403 : 'through';
     }
     case 'service':
       if (!caller.apiKey) return 401;
@@ -99,7 +100,7 @@ describe.each(availableDrivers())('declared access (%s)', (driver) => {
     const now = t.clock.now();
     const applicant = await registerApplicant(t, 'ada@example.org');
     callers.push({ name: 'applicant', applicant: true, cookies: applicant });
-    for (const role of ['reader', 'exporter'] as const) {
+    for (const role of ['reader', 'exporter', 'processor'] as const) {
       const { jar } = await enrolStaffMember(t, `${role}@staff.example.org`, role);
       callers.push({ name: `staff ${role}`, staff: { role }, cookies: jar });
     }

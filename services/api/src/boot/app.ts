@@ -58,6 +58,11 @@ import { pdfRoutes } from '../modules/print';
 import type { PdfRenderer } from '../modules/print';
 import type { JobQueue } from '../platform/queue/job-queue';
 import { isApiKeyLive, registerStaffArea } from '../modules/staff';
+import {
+  checklistRoutes,
+  createChecklistService,
+  type ChecklistConversionJob,
+} from '../modules/checklist';
 
 export interface AppDeps {
   config: Config;
@@ -75,6 +80,8 @@ export interface AppDeps {
   storage: StorageDriver;
   /** Queues a document conversion for the worker. */
   enqueueConversion: (job: ConversionJob) => Promise<void>;
+  /** Queues the conversion of a recommender's letter or a requested file. */
+  enqueueChecklistConversion: (job: ChecklistConversionJob) => Promise<void>;
   /** Queues the generation of an applicant's application PDF. */
   enqueuePdf: (job: PdfJob) => Promise<void>;
   /** Lays out the application PDF (the staff copy is rendered in the request). */
@@ -222,6 +229,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     applicant,
   });
   await app.register(documentRoutes, { service: documentService, applicant });
+  const checklistService = createChecklistService({
+    db: database.db,
+    clock,
+    partner: deps.partner,
+    storage: deps.storage,
+    encryptionKey: deps.secrets.encryptionKey,
+    publicUrl: config.publicUrl,
+    logger,
+    sendMail: deps.sendMail,
+    queueConversion: deps.enqueueChecklistConversion,
+  });
+  await app.register(checklistRoutes, { config, service: checklistService, applicant });
   if (deps.storage.kind === 'local') {
     const { store } = documentService;
     await app.register(localUploadRoute, {
@@ -264,6 +283,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     secrets: deps.secrets,
     pdf: pdfService,
     partner: deps.partner,
+    checklist: checklistService,
   });
   const lookupService = createLookupService({
     database,

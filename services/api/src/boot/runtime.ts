@@ -26,6 +26,7 @@ import { seedLookupSamples } from '../modules/lookup';
 import { createStorage } from '../platform/storage/create-storage';
 import type { StorageDriver } from '../platform/storage/storage-driver';
 import { DOCUMENT_SANDBOX_TASKS, LOCAL_UPLOAD, enqueueConversion } from '../modules/documents';
+import { enqueueChecklistConversion } from '../modules/checklist';
 import { buildApp } from './app';
 import { PRINT_SANDBOX_TASKS, createSandboxedRenderers } from '../modules/print';
 import type { PdfRenderer } from '../modules/print';
@@ -248,6 +249,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     sendMail: (message) => enqueueMail(queue, secrets.encryptionKey, message),
     storage: services.storage,
     enqueueConversion: (job) => enqueueConversion(queue, job),
+    enqueueChecklistConversion: (job) => enqueueChecklistConversion(queue, job),
     enqueuePdf: (job) => enqueuePdfJob(queue, job),
     renderPdf: services.renderPdf,
     metrics: services.metrics,

@@ -18,7 +18,13 @@ import { EXPORT_QUEUE_DEFINITION, createPdfLayout, startExportWorker } from '../
 import { createMetrics, type Metrics } from '../platform/http/metrics';
 import type { Clock } from '../platform/lib/clock';
 import type { Secrets } from '../platform/lib/crypto';
-import { MAIL_QUEUE, startMailWorker } from '../modules/mail';
+import { MAIL_QUEUE, enqueueMail, startMailWorker } from '../modules/mail';
+import {
+  CHECKLIST_CONVERSION_QUEUE,
+  createChecklistService,
+  enqueueChecklistConversion,
+  startChecklistConversionWorker,
+} from '../modules/checklist';
 import {
   OUTBOX_RETENTION_MS,
   deleteOutboxMessagesBefore,
@@ -44,6 +50,7 @@ export function listQueues(config: Pick<Config, 'conversionTimeoutMs'>): QueueDe
     PDF_QUEUE,
     HOUSEKEEPING_QUEUE,
     EXPORT_QUEUE_DEFINITION,
+    CHECKLIST_CONVERSION_QUEUE,
   ];
 }
 
@@ -104,6 +111,19 @@ export async function startJobWorkers(deps: {
   });
   await startMailWorker(queue, secrets.encryptionKey, deps.mailer, logger, resolveAccountMail);
   const pdfStore = createPdfStore(database.db);
+  // The weekly reminders to recommenders go out from the housekeeping sweep; conversions of
+  // letters and requested files are the checklist's own queue (started with the converter below).
+  const checklist = createChecklistService({
+    db: database.db,
+    clock,
+    partner,
+    storage,
+    encryptionKey: secrets.encryptionKey,
+    publicUrl: config.publicUrl,
+    logger,
+    sendMail: (message) => enqueueMail(queue, secrets.encryptionKey, message),
+    queueConversion: (job) => enqueueChecklistConversion(queue, job),
+  });
   await startHousekeepingWorker(queue, {
     db: database.db,
     clock,
@@ -113,6 +133,10 @@ export async function startJobWorkers(deps: {
         deleteOutboxMessagesBefore(config.dataDir, new Date(now.getTime() - OUTBOX_RETENTION_MS)),
       orphanApplicationPdfs: (now) =>
         deleteOrphanApplicationPdfs({ store: pdfStore, storage, logger }, now),
+      recommenderReminders: (now) => checklist.sendDueReminders(now),
+      // As long as a document's conversion may take with its retries (documents' stuck sweep).
+      stuckChecklistConversions: (now) =>
+        checklist.failStuckConversions(now, 3 * config.conversionTimeoutMs + 60_000),
     },
   });
   const conversion = await startConversionRuntime({
@@ -124,6 +148,11 @@ export async function startJobWorkers(deps: {
     logger,
     sandbox: deps.sandbox,
   });
+  const stopChecklistWorker = await startChecklistConversionWorker(
+    queue,
+    { db: database.db, storage, converter: conversion.converter, clock, logger },
+    config.conversionConcurrency,
+  );
   const renderDeps = {
     db: database.db,
     storage,
@@ -145,6 +174,7 @@ export async function startJobWorkers(deps: {
   return {
     conversion,
     async stop() {
+      await stopChecklistWorker();
       await conversion.stop();
       await stopPdfWorker();
       await stopExportWorker();

@@ -2,6 +2,7 @@
 // its TOTP enrolment. Shared by the staff API tests so the flow they rely on is written once.
 import { expect } from 'vitest';
 import { authenticator } from 'otplib';
+import type { StaffRole } from '@admissions/api-contract';
 import { createStaffAccounts } from '../../src/modules/staff/staff-accounts';
 import { cookiesOf, type TestRuntime } from './test-runtime';
 
@@ -18,7 +19,7 @@ export function generateStaffCode(t: TestRuntime, secret: string, offsetSteps = 
 export async function enrolStaffMember(
   t: TestRuntime,
   email: string,
-  role: 'reader' | 'exporter',
+  role: StaffRole,
 ): Promise<{ jar: Record<string, string>; secret: string }> {
   const post = (url: string, body: unknown, cookies?: Record<string, string>) =>
     t.request({ method: 'POST', url, body, cookies });

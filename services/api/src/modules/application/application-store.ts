@@ -366,6 +366,21 @@ export async function setFileAnswer(
   );
 }
 
+/**
+ * A checklist item changed (a letter or requested file received, a request, a waiver): the
+ * staff PDF and the export show the checklist, so the version moves on, submitted or not. The
+ * answers, `updated_at` and `submitted_at` are left exactly as they were. false: no such
+ * application.
+ */
+export async function bumpChecklistVersion(db: Db, applicationId: string): Promise<boolean> {
+  const rows = await db
+    .update(applications)
+    .set({ version: sql`${applications.version} + 1` })
+    .where(eq(applications.id, applicationId))
+    .returning({ id: applications.id });
+  return rows.length > 0;
+}
+
 /** The application's current version; 409 NO_APPLICATION when it does not exist. */
 export async function readApplicationVersion(db: Db, applicationId: string): Promise<number> {
   const [row] = await db

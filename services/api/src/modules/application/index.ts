@@ -11,6 +11,7 @@ export {
   type ApplicantResolver,
 } from './current-application';
 export {
+  bumpChecklistVersion,
   explainRefusedWrite,
   findApplication,
   findCurrentApplicationId,

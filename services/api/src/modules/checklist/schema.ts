@@ -3,6 +3,7 @@
 // checklist itself is computed (checklist-rules.ts); these rows are what it is computed from.
 import { sql } from 'drizzle-orm';
 import {
+  bigserial,
   boolean,
   check,
   index,
@@ -34,6 +35,8 @@ export const recommenders = pgTable(
     /** The applicant's FERPA answer when the invitation went out: the recommender was told it. */
     ferpaWaived: boolean('ferpa_waived').notNull(),
     tokenHash: text('token_hash').unique(),
+    /** The same token sealed with AES-256-GCM, so a reminder carries the live link again. */
+    tokenSealed: text('token_sealed'),
     linkSentAt: at('link_sent_at').notNull(),
     linkExpiresAt: at('link_expires_at').notNull(),
     removedAt: at('removed_at'),
@@ -50,9 +53,11 @@ export const recommenders = pgTable(
     /** 'converting' or 'failed' while an uploaded letter is not yet received; null otherwise. */
     conversionStatus: text('conversion_status'),
     conversionMessage: text('conversion_message'),
+    /** When the latest upload started converting: the stuck-conversion sweep reads it. */
+    conversionStartedAt: at('conversion_started_at'),
     /** The letter was received (typed, or its file converted). */
     submittedAt: at('submitted_at'),
-    /** Automatic reminders sent (at most three, a week apart) and the latest of any reminder. */
+    /** Automatic reminders sent (at most three, a week apart) and when the latest went. */
     autoReminders: integer('auto_reminders').notNull().default(0),
     lastReminderAt: at('last_reminder_at'),
     /** The applicant's own reminders: one a day. */
@@ -92,6 +97,7 @@ export const checklistRequests = pgTable(
     conversionToken: text('conversion_token'),
     conversionStatus: text('conversion_status'),
     conversionMessage: text('conversion_message'),
+    conversionStartedAt: at('conversion_started_at'),
     receivedAt: at('received_at'),
   },
   (t) => [
@@ -115,4 +121,32 @@ export const checklistWaivers = pgTable(
     waivedAt: at('waived_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.applicationId, t.itemId] })],
+);
+
+/**
+ * What happened to an application's checklist, one row per event: a staff request or waiver, a
+ * recommender's link sent, opened or used, a reminder. Append-only (a trigger refuses UPDATE,
+ * DELETE and TRUNCATE) and without a foreign key, so the trail outlives the application.
+ */
+export const checklistAudit = pgTable(
+  'checklist_audit',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    applicationId: uuid('application_id').notNull(),
+    action: text('action').notNull(),
+    /** Who acted: a staff member's e-mail, or 'applicant', 'recommender', 'system'. */
+    actor: text('actor').notNull(),
+    /** The checklist item or recommender the event is about. */
+    itemId: text('item_id'),
+    recommenderId: uuid('recommender_id'),
+    ip: text('ip'),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [
+    index('checklist_audit_application_idx').on(t.applicationId, t.createdAt),
+    check(
+      'checklist_audit_action_check',
+      sql`${t.action} IN ('request', 'waiver', 'link-sent', 'link-opened', 'letter-submitted', 'reminder-sent', 'material-received')`,
+    ),
+  ],
 );

@@ -6,7 +6,7 @@ import type { Config } from '../../platform/config';
 import type { Db } from '../../platform/db/connect';
 import type { JobQueue } from '../../platform/queue/job-queue';
 import type { Clock } from '../../platform/lib/clock';
-import { createDocumentConverter } from './conversion/convert-document';
+import { createDocumentConverter, type DocumentConverter } from './conversion/convert-document';
 import { createOfficePool, type OfficePool } from './conversion/libreoffice/office-pool';
 import type { SandboxPool } from '../../platform/sandbox/sandbox-pool';
 import type { StorageDriver } from '../../platform/storage/storage-driver';
@@ -16,6 +16,8 @@ import { startConversionWorker } from './conversion-jobs';
 
 export interface ConversionRuntime {
   pool: OfficePool;
+  /** The same checks and conversion for documents other modules receive (letters, requested items). */
+  converter: DocumentConverter;
   stop(): Promise<void>;
 }
 
@@ -36,16 +38,17 @@ export async function startConversionRuntime(options: {
     recycleAfter: config.officeRecycleAfter,
     logger,
   });
+  const converter = createDocumentConverter({
+    pool,
+    sandbox: options.sandbox,
+    logger,
+    timeoutMs: config.conversionTimeoutMs,
+  });
   const stopWorker = await startConversionWorker({
     queue: options.queue,
     store: createDocumentStore(options.db),
     storage: options.storage,
-    converter: createDocumentConverter({
-      pool,
-      sandbox: options.sandbox,
-      logger,
-      timeoutMs: config.conversionTimeoutMs,
-    }),
+    converter,
     previewer: createDocumentPreviewer({
       sandbox: options.sandbox,
       logger,
@@ -58,6 +61,7 @@ export async function startConversionRuntime(options: {
   });
   return {
     pool,
+    converter,
     async stop() {
       await stopWorker();
       await pool.close();

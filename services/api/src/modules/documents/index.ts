@@ -8,6 +8,8 @@ export {
   type ConversionJob,
 } from './conversion-jobs';
 export { startConversionRuntime, type ConversionRuntime } from './conversion-runtime';
+export { type DocumentConverter } from './conversion/convert-document';
+export { isDocumentRejected } from './conversion/conversion-errors';
 export { documentRoutes } from './document-routes';
 export { createDocumentService, type DocumentService } from './document-service';
 export { createDocumentStore, type DocumentAnswerRow } from './document-store';

@@ -20,7 +20,11 @@ export {
   renderConfirmationCode,
   renderExistingAccountNotice,
   renderPasswordReset,
+  renderChecklistRequest,
+  renderRecommendationInvitation,
+  renderRecommendationReminder,
   renderSignupAgain,
   renderSubmissionConfirmation,
+  type RecommendationMail,
 } from './templates';
 export { addressThrottle } from './schema';

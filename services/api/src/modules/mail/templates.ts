@@ -88,3 +88,61 @@ export function renderSubmissionConfirmation(to: string, partner: PartnerConfig)
     `Questions? Write to ${partner.admissionEmail} or call ${partner.admissionPhone}.`,
   ]);
 }
+
+/** Who a recommender writes for, and what the link is (docs/checklist.md "The e-mails"). */
+export interface RecommendationMail {
+  to: string;
+  recommenderName: string;
+  applicantName: string;
+  link: string;
+  expiresAt: Date;
+  /** Whether the applicant waived their right to read the letter. */
+  ferpaWaived: boolean;
+}
+
+function describeFerpa(mail: RecommendationMail): string {
+  return mail.ferpaWaived
+    ? `${mail.applicantName} has waived the right to read your letter (FERPA).`
+    : `${mail.applicantName} has not waived the right to read your letter (FERPA): they may ask to see it if they enroll.`;
+}
+
+/** The one e-mail a recommender gets when named (or when their e-mail address changes). */
+export function renderRecommendationInvitation(mail: RecommendationMail, partner: PartnerConfig) {
+  return render(
+    mail.to,
+    `${mail.applicantName} asks you for a recommendation to ${partner.schoolName}`,
+    [
+      `Dear ${mail.recommenderName},`,
+      `${mail.applicantName} is applying to ${partner.schoolName} and has named you as a recommender.`,
+      `Please submit your letter through this link, which works only for this applicant and only for you, until ${formatExpiry(mail.expiresAt)}:\n${mail.link}`,
+      describeFerpa(mail),
+      'You do not need an account. Do not forward this e-mail: anyone with the link can submit a letter in your name.',
+      `Questions? Write to ${partner.admissionEmail}.`,
+    ],
+  );
+}
+
+/** A reminder: the same live link, sent by the weekly rule or by the applicant. */
+export function renderRecommendationReminder(mail: RecommendationMail, partner: PartnerConfig) {
+  return render(mail.to, `Reminder: a recommendation for ${mail.applicantName}`, [
+    `Dear ${mail.recommenderName},`,
+    `${mail.applicantName} is still waiting for your recommendation to ${partner.schoolName}.`,
+    `Your link works until ${formatExpiry(mail.expiresAt)}:\n${mail.link}`,
+    describeFerpa(mail),
+    `If you have already sent your letter another way, or cannot write one, please tell ${partner.admissionEmail}.`,
+  ]);
+}
+
+/** The admissions office asks the applicant for an item (a transcript, a form). */
+export function renderChecklistRequest(
+  to: string,
+  request: { title: string; message: string; statusUrl: string },
+  partner: PartnerConfig,
+) {
+  return render(to, `${partner.admissionsOfficeName}: please send your ${request.title}`, [
+    `The ${partner.admissionsOfficeName} asks you for: ${request.title}.`,
+    ...(request.message.trim() ? [request.message.trim()] : []),
+    `Upload it on your application's status page:\n${request.statusUrl}`,
+    `Questions? Write to ${partner.admissionEmail} or call ${partner.admissionPhone}.`,
+  ]);
+}

@@ -16,6 +16,7 @@ import { createStaffOidc } from './staff-oidc';
 import { STAFF_ROUTES } from '@admissions/api-contract';
 import type { PartnerConfig } from '@admissions/form';
 import { createStaffListLabels } from './staff-list';
+import type { ChecklistService } from '../checklist';
 
 export interface StaffAreaDeps {
   config: Config;
@@ -29,6 +30,7 @@ export interface StaffAreaDeps {
   pdf: Pick<ApplicationPdfService, 'readServicePdf' | 'readServicePrint'>;
   /** The entry terms the list shows by their labels. */
   partner: PartnerConfig;
+  checklist: ChecklistService;
 }
 
 export async function registerStaffArea(app: FastifyInstance, deps: StaffAreaDeps): Promise<void> {
@@ -73,6 +75,7 @@ export async function registerStaffArea(app: FastifyInstance, deps: StaffAreaDep
     cookies,
     pdf: deps.pdf,
     labels,
+    checklist: deps.checklist,
     timeZone: deps.partner.timeZone,
   });
   await app.register(serviceApiRoutes, {

@@ -67,7 +67,8 @@ export function currentStaff(request: FastifyRequest): StaffUser {
 
 export function requireRole(request: FastifyRequest, role: StaffRole): StaffUser {
   const user = currentStaff(request);
-  if (role === 'exporter' && user.role !== 'exporter') {
+  // `reader` is any staff member; a narrower role (exporter, processor) is that role only.
+  if (role !== 'reader' && user.role !== role) {
     throw new AppError('STAFF_FORBIDDEN', STAFF_MESSAGES.forbidden);
   }
   return user;

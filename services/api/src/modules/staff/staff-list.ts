@@ -19,6 +19,7 @@ import {
 import type { Db } from '../../platform/db/connect';
 import { applications } from '../application';
 import { users } from '../auth';
+import { selectChecklistProgress } from '../checklist';
 
 export const STAFF_PAGE_SIZE_DEFAULT = 25;
 const MAX_WORDS = 8;
@@ -31,8 +32,13 @@ const ORDER: Record<StaffSort, SQL> = {
   updated_desc: sql`a.updated_at DESC, a.id`,
 };
 
-/** Turns a stored code into the label the applicant chose from (the list shows labels). */
-export type StaffListLabels = Record<'entry_term' | 'applied_major', (code: string) => string>;
+/**
+ * Turns a stored code into the label the applicant chose from (the list shows labels), and counts
+ * the checklist column the partner's way.
+ */
+export type StaffListLabels = Record<'entry_term' | 'applied_major', (code: string) => string> & {
+  checklist: ReturnType<typeof selectChecklistProgress>;
+};
 
 /**
  * Labels from the definition's own option sources (the entry terms are the partner's), so the list
@@ -47,7 +53,11 @@ export function createStaffListLabels(partner: PartnerConfig): StaffListLabels {
       return describeOption(source, code, { answers: {}, now: new Date(), partner }) || code;
     };
   };
-  return { entry_term: labelOf('entry_term'), applied_major: labelOf('applied_major') };
+  return {
+    entry_term: labelOf('entry_term'),
+    applied_major: labelOf('applied_major'),
+    checklist: selectChecklistProgress(partner.recommendations, 'a'),
+  };
 }
 
 /** The list's filters as SQL conditions on `applications a` (status kept apart for the counts). */
@@ -85,8 +95,11 @@ export async function listStaffApplications(
   const page = query.page ?? 1;
   const pageSize = query.page_size ?? STAFF_PAGE_SIZE_DEFAULT;
   const filters = buildStaffFilters(query);
+  const { done, required } = labels.checklist;
+  if (query.checklist === 'complete') filters.push(sql`${done} >= ${required}`);
+  if (query.checklist === 'awaiting') filters.push(sql`${done} < ${required}`);
   const counts = { started: 0, validating: 0, submitted: 0 };
-  if ((query.q ?? '').trim() === '') {
+  if ((query.q ?? '').trim() === '' && !query.checklist) {
     // Without a search, one index-only range count per status (applications_staff_status_idx)
     // is several times cheaper than hashing every row's status.
     const per = (status: string) =>
@@ -101,7 +114,8 @@ export async function listStaffApplications(
       counts.submitted = Number(row.submitted);
     }
   } else {
-    // With a search, the trigram index finds the few matching rows once.
+    // With a search (the trigram index finds the few matching rows) or the checklist filter (a
+    // subquery per row), the rows are found once and grouped.
     const counted = await db.execute<{ status: string; n: string | number }>(sql`
       SELECT a.staff_status AS status, count(*) AS n FROM ${applications} a
       WHERE ${whereOf(filters)} GROUP BY a.staff_status`);
@@ -130,11 +144,14 @@ export async function listStaffApplications(
             email: string;
             entry_term: string | null;
             major: string | null;
+            checklist_done: number | string;
+            checklist_required: number | string;
           }>(sql`
             SELECT a.id, a.round_code AS round, a.staff_status AS status, a.submitted_at,
               a.answer->>'first_name' AS first_name, a.answer->>'middle_name' AS middle_name,
               a.answer->>'last_name' AS last_name, u.email,
-              a.answer->>'entry_term' AS entry_term, a.answer->>'applied_major' AS major
+              a.answer->>'entry_term' AS entry_term, a.answer->>'applied_major' AS major,
+              ${done} AS checklist_done, ${required} AS checklist_required
             FROM (
               -- The page is found on applications alone; only its rows meet users.
               SELECT a.* FROM ${applications} a WHERE ${whereOf(withStatus)}
@@ -155,6 +172,7 @@ export async function listStaffApplications(
       email: r.email,
       entry_term: labels.entry_term(r.entry_term ?? ''),
       major: labels.applied_major(r.major ?? ''),
+      checklist: { done: Number(r.checklist_done), required: Number(r.checklist_required) },
     })),
     total,
     page,

@@ -21,6 +21,8 @@ import type { StaffAccounts } from './staff-accounts';
 import type { StaffExports } from './staff-exports';
 import { OIDC_COOKIE, OIDC_COOKIE_PATH, OIDC_FLOW_TTL_MS, type StaffOidc } from './staff-oidc';
 import { listStaffApplications, type StaffListLabels } from './staff-list';
+import type { ChecklistService } from '../checklist';
+import { registerStaffChecklist } from './staff-checklist';
 import { recordListRead } from './list-audit';
 import { listStaffRounds } from './staff-rounds';
 import { createFindStaff, createRequireStaff, currentStaff, requireRole } from './require-staff';
@@ -44,6 +46,8 @@ export interface StaffRouteOptions {
   exports: StaffExports | null;
   pdf: Pick<ApplicationPdfService, 'readServicePdf' | 'readServicePrint'>;
   labels: StaffListLabels;
+  /** The checklist of an application: read by any staff member, changed by a processor. */
+  checklist: ChecklistService;
   /** The institution's IANA time zone, which the staff area shows round times in. */
   timeZone: string;
 }
@@ -65,6 +69,7 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
     reply.header('cache-control', 'no-store');
   });
   const limited = { config: publicRouteLimit(options.config) };
+  registerStaffChecklist(app, options.checklist);
 
   registerEndpoint(app, ENDPOINTS.startStaffOidc, {
     ...limited,
