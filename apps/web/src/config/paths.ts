@@ -1,4 +1,4 @@
-import { PRINT_VIEW_PATH } from '@admissions/api-contract';
+import { PRINT_VIEW_PATH, RECOMMENDATION_PATH } from '@admissions/api-contract';
 
 // Route paths in one place: links, redirects and the router agree on them.
 export const PATHS = {
@@ -11,8 +11,8 @@ export const PATHS = {
   confirm: '/confirm',
   forgot: '/forgot',
   reset: '/reset',
-  /** The recommender's page (issue #30): the e-mailed link is `/recommend/<token>`. */
-  recommend: '/recommend/:token',
+  /** The recommender's page (issue #30): the server e-mails `<PUBLIC_URL>/recommend/<token>`. */
+  recommend: `${RECOMMENDATION_PATH}/:token`,
   /** The staff print view (the CLI prints links to it with ?service_token=). */
   print: PRINT_VIEW_PATH,
   /** The staff area (features/staff/lib/staff-paths.ts has them all; these are the router's). */
