@@ -103,6 +103,7 @@ export const Recommender = Type.Object(
     received_at: Type.Optional(Time),
     /** The FERPA answer the invitation went out with. */
     ferpa_waived: Type.Boolean(),
+    /** Automatic reminders sent so far (three at most, a week apart). */
     reminders_sent: Type.Integer(),
     /** When the applicant may send the next reminder (absent: now, or never once received). */
     remind_after: Type.Optional(Time),

@@ -55,6 +55,8 @@ import {
   ServiceTokenQuery,
 } from './service';
 import {
+  ExternalIdBody,
+  ExternalIdResponse,
   STAFF_EXPORT_RETENTION_DAYS,
   ServiceTokenBody,
   ServiceTokenResponse,
@@ -672,6 +674,18 @@ export const ENDPOINTS = {
     query: StaffListQuery,
     response: { 200: StaffListResponse },
     errors: [...ANY, 'SERVICE_READ_ONLY'],
+  }),
+
+  setExternalId: defineEndpoint(ROUTE.setExternalId, {
+    tags: service,
+    security: apiKey,
+    summary: "Store the student information system's ID of an application (the return feed)",
+    description:
+      'API key scope write-ids, which writes nothing else. An ID already given to another application answers 409.',
+    params: StaffApplicationParams,
+    body: ExternalIdBody,
+    response: { 200: ExternalIdResponse },
+    errors: [...WRITE, 'NOT_FOUND', 'EXTERNAL_ID_TAKEN'],
   }),
 
   lookupFind: defineEndpoint(ROUTE.lookupFind, {

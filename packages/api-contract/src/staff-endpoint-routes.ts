@@ -25,3 +25,4 @@ export const downloadStaffExport = 'GET /staff/api/exports/:id/download';
 // Campus systems, with `Authorization: Bearer <API key>`
 export const mintServiceToken = 'POST /service/tokens';
 export const listServiceApplications = 'GET /service/applications';
+export const setExternalId = 'PUT /service/applications/:id/external-id';

@@ -66,6 +66,12 @@ export const applications = pgTable(
     staffSearchText: text('staff_search_text').notNull().default(''),
     /** The staff list's name order ("last first", folded), kept by the same trigger. */
     staffSortName: text('staff_sort_name').notNull().default(''),
+    /**
+     * The student information system's ID for this application, from its return feed
+     * (`PUT /service/applications/{id}/external-id`, `npm run cli -- import-ids`). One application
+     * per ID.
+     */
+    externalId: text('external_id').unique(),
     /** started | validating | submitted, derived from the row so counts can use an index. */
     staffStatus: text('staff_status').generatedAlwaysAs(
       sql`CASE WHEN submitted_at IS NOT NULL THEN 'submitted' WHEN 'validating' = ANY(web_status) THEN 'validating' ELSE 'started' END`,

@@ -10,6 +10,7 @@ import {
   DOCUMENT_MESSAGES,
   RECOMMENDATION_LINK_DAYS,
   RECOMMENDATION_PATH,
+  STAFF_MESSAGES,
   STATUS_PAGE_PATH,
   type ChecklistResponse,
   type RecommendationBody,
@@ -142,7 +143,7 @@ function describeRecommender(row: RecommenderRow, now: Date): Recommender {
     link_expires_at: row.linkExpiresAt.toISOString(),
     ...(row.submittedAt ? { received_at: row.submittedAt.toISOString() } : {}),
     ferpa_waived: row.ferpaWaived,
-    reminders_sent: row.autoReminders + (row.applicantRemindedAt ? 1 : 0),
+    reminders_sent: row.autoReminders,
     ...(!row.submittedAt && remindAfter && remindAfter > now
       ? { remind_after: remindAfter.toISOString() }
       : {}),
@@ -200,7 +201,7 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
 
   const readChecklist = async (applicationId: string): Promise<ChecklistResponse> => {
     const application = await findApplication(db, applicationId);
-    if (!application) throw new AppError('NOT_FOUND', CHECKLIST_MESSAGES.itemNotFound);
+    if (!application) throw new AppError('NOT_FOUND', STAFF_MESSAGES.notFound);
     const [recommenderRows, requests, waivers, ferpa] = await Promise.all([
       listRecommenders(db, applicationId),
       listRequests(db, applicationId),
@@ -607,7 +608,7 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
       actor: ChecklistActor,
     ): Promise<ChecklistResponse> {
       const application = await findApplication(db, applicationId);
-      if (!application) throw new AppError('NOT_FOUND', CHECKLIST_MESSAGES.itemNotFound);
+      if (!application) throw new AppError('NOT_FOUND', STAFF_MESSAGES.notFound);
       const now = clock.now();
       const title = body.title.trim();
       const message = body.message.trim();
