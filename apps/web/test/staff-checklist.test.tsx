@@ -197,6 +197,7 @@ const LIST: StaffListResponse = {
       email: 'ada@example.org',
       entry_term: 'Fall 2027',
       major: 'Mathematics',
+      external_id: null,
       checklist: { done: 2, required: 3 },
     },
     {
@@ -208,6 +209,7 @@ const LIST: StaffListResponse = {
       email: 'alan@example.org',
       entry_term: 'Fall 2027',
       major: 'Physics',
+      external_id: null,
       checklist: { done: 3, required: 3 },
     },
   ],
