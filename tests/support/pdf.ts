@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { readStructureRows } from '../../packages/answer-view/test/pdf-tools';
+import { pdfOutline, readStructureRows } from '../../packages/answer-view/test/pdf-tools';
 
 const run = promisify(execFile);
 
@@ -65,4 +65,11 @@ export async function extractStructureRows(pdf: Uint8Array): Promise<{ th: strin
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Every bookmark's title, depth first, as qpdf reads the outline. */
+export function readOutlineTitles(pdf: Uint8Array): string[] {
+  const walk = (entries: ReturnType<typeof pdfOutline>): string[] =>
+    entries.flatMap((entry) => [entry.title, ...walk(entry.kids)]);
+  return walk(pdfOutline(pdf));
 }

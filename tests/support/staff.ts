@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { authenticator } from 'otplib';
 import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { COMPLETE_ANSWERS } from '../../packages/form/test/fixtures/complete-answers';
@@ -74,7 +75,7 @@ export async function createPrefillLink(
 export async function addStaffMember(
   server: RunningServer,
   email: string,
-  role: 'reader' | 'exporter',
+  role: 'reader' | 'exporter' | 'processor',
 ): Promise<string> {
   const { stdout } = await server.runCli(['staff', 'add', '--email', email, '--role', role]);
   const setupLink = stdout.split(/\s+/).find((word) => word.includes('/staff/setup?token='));
@@ -133,4 +134,27 @@ export async function setPasswordAndSignIn(
   await page.getByLabel(/^Email address/).fill(email);
   await page.getByLabel(/^Password/).fill(PASSWORD);
   await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+/**
+ * A new local staff member of `role`, signed in on `page`: `staff add`, the set-up page, the first
+ * sign-in with the TOTP enrolment and a code from the shown key. Returns the member's e-mail.
+ */
+export async function signInNewStaffMember(
+  page: Page,
+  server: RunningServer,
+  role: 'reader' | 'exporter' | 'processor',
+): Promise<string> {
+  const email = `${role}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@staff.example.edu`;
+  const setupLink = await addStaffMember(server, email, role);
+  await setPasswordAndSignIn(page, setupLink, email);
+  const secret = page.getByTestId('totp-secret');
+  await secret.waitFor();
+  const key = ((await secret.textContent()) ?? '').trim();
+  await page
+    .getByLabel('6-digit code from your authenticator app')
+    .fill(authenticator.generate(key));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByText(`${email} (${role})`).waitFor();
+  return email;
 }
