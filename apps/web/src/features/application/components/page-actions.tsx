@@ -72,8 +72,6 @@ export function PageActions({ pageId }: { pageId: PageId }) {
   const next = NEXT[pageId];
   return (
     <>
-      {/* Issue #30: the checklist and the recommenders, below the questions and above Submit. */}
-      {pageId === 'final-steps' && <FinalStepsChecklist />}
       <div className={classes.actions}>
         <SaveStatus />
         {next ? (
@@ -85,6 +83,10 @@ export function PageActions({ pageId }: { pageId: PageId }) {
           </>
         )}
       </div>
+      {/* Issue #30: the checklist and the recommenders, below the questions and their buttons:
+          the certification is followed by Save and Submit as before (a keyboard goes from the
+          last answer to Submit), and inviting recommenders is not a step of submitting. */}
+      {pageId === 'final-steps' && <FinalStepsChecklist />}
     </>
   );
 }
