@@ -369,7 +369,6 @@ export const ENDPOINTS = {
       'VALIDATION_FAILED',
       'FERPA_UNANSWERED',
       'RECOMMENDER_LIMIT',
-      'ROUND_CLOSED',
     ],
   }),
   updateRecommender: defineEndpoint(ROUTE.updateRecommender, {
@@ -385,7 +384,8 @@ export const ENDPOINTS = {
       'VALIDATION_FAILED',
       'RECOMMENDER_LIMIT',
       'RECOMMENDER_LOCKED',
-      'ROUND_CLOSED',
+      'CONVERSION_IN_PROGRESS',
+      'FERPA_UNANSWERED',
     ],
   }),
   removeRecommender: defineEndpoint(ROUTE.removeRecommender, {
@@ -400,7 +400,14 @@ export const ENDPOINTS = {
     summary: 'E-mail the recommender a reminder (one a day)',
     params: RecommenderParams,
     response: { 200: ChecklistResponse },
-    errors: [...WRITE, 'NO_APPLICATION', 'NOT_FOUND', 'RECOMMENDER_LOCKED', 'REMINDER_TOO_SOON'],
+    errors: [
+      ...WRITE,
+      'NO_APPLICATION',
+      'NOT_FOUND',
+      'RECOMMENDER_LOCKED',
+      'REMINDER_TOO_SOON',
+      'FERPA_UNANSWERED',
+    ],
   }),
   uploadChecklistItem: defineEndpoint(ROUTE.uploadChecklistItem, {
     tags: checklist,

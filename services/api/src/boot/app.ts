@@ -235,6 +235,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     partner: deps.partner,
     storage: deps.storage,
     encryptionKey: deps.secrets.encryptionKey,
+    hmacKey: deps.secrets.hmacKey,
+    mailLimits: { burst: config.mailPerAddressBurst, perHour: config.mailPerAddressPerHour },
     publicUrl: config.publicUrl,
     logger,
     sendMail: deps.sendMail,

@@ -119,6 +119,8 @@ export async function startJobWorkers(deps: {
     partner,
     storage,
     encryptionKey: secrets.encryptionKey,
+    hmacKey: secrets.hmacKey,
+    mailLimits: { burst: config.mailPerAddressBurst, perHour: config.mailPerAddressPerHour },
     publicUrl: config.publicUrl,
     logger,
     sendMail: (message) => enqueueMail(queue, secrets.encryptionKey, message),

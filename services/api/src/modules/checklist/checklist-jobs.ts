@@ -130,7 +130,10 @@ export async function runChecklistConversion(
     log.info({ type }, 'checklist document received');
   } catch (error) {
     if (isDocumentRejected(error)) {
-      await fail(error.userMessage);
+      // The converter's type refusal lists the pictures every upload takes; these take neither.
+      await fail(
+        error.code === 'FILE_TYPE' ? CHECKLIST_MESSAGES.fileTypeRefused : error.userMessage,
+      );
       return;
     }
     if (lastAttempt) {

@@ -69,7 +69,7 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
     reply.header('cache-control', 'no-store');
   });
   const limited = { config: publicRouteLimit(options.config) };
-  registerStaffChecklist(app, options.checklist);
+  registerStaffChecklist(app, { db, clock, checklist: options.checklist });
 
   registerEndpoint(app, ENDPOINTS.startStaffOidc, {
     ...limited,
