@@ -98,6 +98,8 @@ export interface ApplicationCover {
    * ("Early Action, Fall 2027"; docs/rounds.md).
    */
   round?: string;
+  /** Staff PDF: the student information system's ID of the application, once it came back. */
+  externalId?: string;
   email?: string;
   /** ISO timestamp, or null while the application is not submitted. */
   submittedAt: string | null;

@@ -163,6 +163,10 @@ export async function renderApplication(
       applicantName: formatApplicantName(snapshot.answers) || snapshot.email,
       applicationId: snapshot.applicationId,
       ...(round ? { round } : {}),
+      // The student system's ID, for the office: not on the applicant's own copy.
+      ...(audience !== 'applicant' && snapshot.externalId
+        ? { externalId: snapshot.externalId }
+        : {}),
       email: snapshot.email,
       submittedAt: snapshot.submittedAt?.toISOString() ?? null,
       generatedAt: deps.clock.now().toISOString(),
