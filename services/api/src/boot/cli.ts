@@ -28,6 +28,7 @@ import { isLookupCategory } from '@admissions/api-contract';
 import { CliUsageError, runPrefill, runServiceToken } from './cli/staff-commands';
 import { STAFF_USAGE, runStaffCommand } from './cli/staff-area-commands';
 import { ROUNDS_USAGE, runRoundsCommand } from './cli/rounds-commands';
+import { WEBHOOKS_USAGE, runWebhooksCommand } from './cli/webhooks-commands';
 import {
   EXPORT_USAGE,
   ExportFatalError,
@@ -63,6 +64,7 @@ Commands:
                                   incremental (see export --help; exit 2 when some failed)
 ${STAFF_USAGE}
 ${ROUNDS_USAGE}
+${WEBHOOKS_USAGE}
 
 Durations: a number and a unit: s, m, h or d (90s, 15m, 2h, 7d).
 
@@ -215,6 +217,8 @@ async function main(argv: string[]): Promise<number> {
       return runStaffCommand(config, rest, () => openMigratedCliDatabase(config));
     case 'rounds':
       return runRoundsCommand(config, rest, () => openMigratedCliDatabase(config));
+    case 'webhooks':
+      return runWebhooksCommand(config, rest, () => openMigratedCliDatabase(config));
     default:
       throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`);
   }

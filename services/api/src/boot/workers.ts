@@ -38,6 +38,12 @@ import {
   type PageCountingRenderer,
   type PdfRenderer,
 } from '../modules/print';
+import {
+  WEBHOOK_QUEUE,
+  deleteExpiredWebhookDeliveries,
+  requeueLostWebhookDeliveries,
+  startWebhookWorker,
+} from '../modules/webhooks';
 import type { SandboxPool } from '../platform/sandbox/sandbox-pool';
 import type { StorageDriver } from '../platform/storage/storage-driver';
 import { startJobQueue, type JobQueue, type QueueDefinition } from '../platform/queue/job-queue';
@@ -51,6 +57,7 @@ export function listQueues(config: Pick<Config, 'conversionTimeoutMs'>): QueueDe
     HOUSEKEEPING_QUEUE,
     EXPORT_QUEUE_DEFINITION,
     CHECKLIST_CONVERSION_QUEUE,
+    WEBHOOK_QUEUE,
   ];
 }
 
@@ -137,6 +144,9 @@ export async function startJobWorkers(deps: {
       // As long as a document's conversion may take with its retries (documents' stuck sweep).
       stuckChecklistConversions: (now) =>
         checklist.failStuckConversions(now, 3 * config.conversionTimeoutMs + 60_000),
+      // Webhook deliveries whose job was lost are queued again; the delivery log is kept 30 days.
+      lostWebhookDeliveries: (now) => requeueLostWebhookDeliveries({ db: database.db, queue }, now),
+      webhookDeliveryLog: (now) => deleteExpiredWebhookDeliveries(database.db, now),
     },
   });
   const conversion = await startConversionRuntime({
@@ -153,6 +163,14 @@ export async function startJobWorkers(deps: {
     { db: database.db, storage, converter: conversion.converter, clock, logger },
     config.conversionConcurrency,
   );
+  const stopWebhookWorker = await startWebhookWorker({
+    db: database.db,
+    queue,
+    clock,
+    logger,
+    encryptionKey: secrets.encryptionKey,
+    config: config.webhooks,
+  });
   const renderDeps = {
     db: database.db,
     storage,
@@ -175,6 +193,7 @@ export async function startJobWorkers(deps: {
     conversion,
     async stop() {
       await stopChecklistWorker();
+      await stopWebhookWorker();
       await conversion.stop();
       await stopPdfWorker();
       await stopExportWorker();
