@@ -40,6 +40,7 @@ import {
 } from '../modules/print';
 import {
   WEBHOOK_QUEUE,
+  createWebhookQueuer,
   deleteExpiredWebhookDeliveries,
   requeueLostWebhookDeliveries,
   startWebhookWorker,
@@ -118,6 +119,7 @@ export async function startJobWorkers(deps: {
   });
   await startMailWorker(queue, secrets.encryptionKey, deps.mailer, logger, resolveAccountMail);
   const pdfStore = createPdfStore(database.db);
+  const queueWebhooks = createWebhookQueuer(queue, logger);
   // The weekly reminders to recommenders go out from the housekeeping sweep; conversions of
   // letters and requested files are the checklist's own queue (started with the converter below).
   const checklist = createChecklistService({
@@ -130,6 +132,7 @@ export async function startJobWorkers(deps: {
     logger,
     sendMail: (message) => enqueueMail(queue, secrets.encryptionKey, message),
     queueConversion: (job) => enqueueChecklistConversion(queue, job),
+    queueWebhooks,
   });
   await startHousekeepingWorker(queue, {
     db: database.db,
@@ -160,7 +163,7 @@ export async function startJobWorkers(deps: {
   });
   const stopChecklistWorker = await startChecklistConversionWorker(
     queue,
-    { db: database.db, storage, converter: conversion.converter, clock, logger },
+    { db: database.db, storage, converter: conversion.converter, clock, logger, queueWebhooks },
     config.conversionConcurrency,
   );
   const stopWebhookWorker = await startWebhookWorker({
