@@ -75,6 +75,7 @@ import {
   StaffSetupBody,
   StaffTotpBody,
 } from './staff';
+import { StaffWebhooksResponse, WEBHOOK_RECENT_DELIVERIES } from './webhooks';
 
 /** A file answer (PDF, zip): bytes, not JSON; its errors are still JSON. */
 export const PdfFileResponse = Type.Unsafe<Uint8Array>({
@@ -659,6 +660,16 @@ export const ENDPOINTS = {
     produces: ['application/zip', 'application/pdf', 'application/json'],
     response: { 200: ExportFileResponse },
     errors: [...ANY, 'NOT_FOUND', 'EXPORT_NOT_READY', 'EXPORT_EXPIRED', 'EXPORT_UNAUDITED'],
+  }),
+  listStaffWebhooks: defineEndpoint(ROUTE.listStaffWebhooks, {
+    tags: staff,
+    summary: 'Webhook subscriptions and their delivery log (exporter role)',
+    description:
+      'Every subscription (never its secret) with its deliveries counted by status and the ' +
+      `${WEBHOOK_RECENT_DELIVERIES} latest, newest first: status, attempts, the last HTTP ` +
+      'status and error, and when. Subscriptions are added with `npm run cli -- webhooks add`.',
+    response: { 200: StaffWebhooksResponse },
+    errors: [...ANY],
   }),
 
   mintServiceToken: defineEndpoint(ROUTE.mintServiceToken, {

@@ -71,6 +71,8 @@ import {
   updateOpenRecommender,
 } from './checklist-store';
 import type { ChecklistConversionJob } from './checklist-jobs';
+import { recordChecklistWebhooks } from './checklist-webhooks';
+import type { QueueWebhookDeliveries } from '../webhooks';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const LINK_TTL_MS = RECOMMENDATION_LINK_DAYS * DAY_MS;
@@ -118,6 +120,8 @@ export interface ChecklistServiceDeps {
   logger: Logger;
   sendMail: (message: MailMessage) => Promise<void>;
   queueConversion: (job: ChecklistConversionJob) => Promise<void>;
+  /** Queues the webhook deliveries a committed change recorded. */
+  queueWebhooks: QueueWebhookDeliveries;
 }
 
 /** Who acts, for the audit trail. */
@@ -649,9 +653,10 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
             at: now,
           });
           await bumpChecklistVersion(tx, row.applicationId);
-          return row;
+          return recordChecklistWebhooks(tx, row.applicationId, now, 'received');
         });
         if (!received) return explain();
+        await deps.queueWebhooks(received);
         return { status: 'received', message: CHECKLIST_MESSAGES.letterReceived };
       }
 
@@ -737,7 +742,7 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
       const now = clock.now();
       const title = body.title.trim();
       const message = body.message.trim();
-      const request = await db.transaction(async (tx) => {
+      const { request, deliveries } = await db.transaction(async (tx) => {
         const inserted = await insertRequest(tx, {
           applicationId,
           title,
@@ -754,8 +759,12 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
           at: now,
         });
         await bumpChecklistVersion(tx, applicationId);
-        return inserted;
+        return {
+          request: inserted,
+          deliveries: await recordChecklistWebhooks(tx, applicationId, now, 'requested'),
+        };
       });
+      await deps.queueWebhooks(deliveries);
       const account = await findAccountById(db, application.userId);
       if (account) {
         await deps.sendMail(
@@ -790,7 +799,7 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
         );
       }
       const now = clock.now();
-      await db.transaction(async (tx) => {
+      const deliveries = await db.transaction(async (tx) => {
         const waived = await insertWaiver(tx, {
           applicationId,
           itemId,
@@ -807,7 +816,9 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
           at: now,
         });
         await bumpChecklistVersion(tx, applicationId);
+        return recordChecklistWebhooks(tx, applicationId, now, 'waived');
       });
+      await deps.queueWebhooks(deliveries);
       return readChecklist(applicationId);
     },
   };
