@@ -156,6 +156,8 @@ export const ENDPOINT_ACCESS = {
   [ROUTE.listStaffExports]: STAFF_EXPORTER,
   [ROUTE.readStaffExport]: STAFF_EXPORTER,
   [ROUTE.downloadStaffExport]: STAFF_EXPORTER,
+  // Where data leaves for the student system: the exporters' business.
+  [ROUTE.listStaffWebhooks]: STAFF_EXPORTER,
 
   [ROUTE.mintServiceToken]: API_KEY,
   [ROUTE.listServiceApplications]: API_KEY,

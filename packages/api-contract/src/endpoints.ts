@@ -75,6 +75,7 @@ import {
   StaffSetupBody,
   StaffTotpBody,
 } from './staff';
+import { StaffWebhooksResponse, WEBHOOK_RECENT_DELIVERIES } from './webhooks';
 
 /** A file answer (PDF, zip): bytes, not JSON; its errors are still JSON. */
 export const PdfFileResponse = Type.Unsafe<Uint8Array>({
@@ -369,7 +370,6 @@ export const ENDPOINTS = {
       'VALIDATION_FAILED',
       'FERPA_UNANSWERED',
       'RECOMMENDER_LIMIT',
-      'ROUND_CLOSED',
     ],
   }),
   updateRecommender: defineEndpoint(ROUTE.updateRecommender, {
@@ -385,7 +385,8 @@ export const ENDPOINTS = {
       'VALIDATION_FAILED',
       'RECOMMENDER_LIMIT',
       'RECOMMENDER_LOCKED',
-      'ROUND_CLOSED',
+      'CONVERSION_IN_PROGRESS',
+      'FERPA_UNANSWERED',
     ],
   }),
   removeRecommender: defineEndpoint(ROUTE.removeRecommender, {
@@ -400,7 +401,14 @@ export const ENDPOINTS = {
     summary: 'E-mail the recommender a reminder (one a day)',
     params: RecommenderParams,
     response: { 200: ChecklistResponse },
-    errors: [...WRITE, 'NO_APPLICATION', 'NOT_FOUND', 'RECOMMENDER_LOCKED', 'REMINDER_TOO_SOON'],
+    errors: [
+      ...WRITE,
+      'NO_APPLICATION',
+      'NOT_FOUND',
+      'RECOMMENDER_LOCKED',
+      'REMINDER_TOO_SOON',
+      'FERPA_UNANSWERED',
+    ],
   }),
   uploadChecklistItem: defineEndpoint(ROUTE.uploadChecklistItem, {
     tags: checklist,
@@ -652,6 +660,16 @@ export const ENDPOINTS = {
     produces: ['application/zip', 'application/pdf', 'application/json'],
     response: { 200: ExportFileResponse },
     errors: [...ANY, 'NOT_FOUND', 'EXPORT_NOT_READY', 'EXPORT_EXPIRED', 'EXPORT_UNAUDITED'],
+  }),
+  listStaffWebhooks: defineEndpoint(ROUTE.listStaffWebhooks, {
+    tags: staff,
+    summary: 'Webhook subscriptions and their delivery log (exporter role)',
+    description:
+      'Every subscription (never its secret) with its deliveries counted by status and the ' +
+      `${WEBHOOK_RECENT_DELIVERIES} latest, newest first: status, attempts, the last HTTP ` +
+      'status and error, and when. Subscriptions are added with `npm run cli -- webhooks add`.',
+    response: { 200: StaffWebhooksResponse },
+    errors: [...ANY],
   }),
 
   mintServiceToken: defineEndpoint(ROUTE.mintServiceToken, {

@@ -21,6 +21,7 @@ export const startStaffExport = 'POST /staff/api/exports';
 export const listStaffExports = 'GET /staff/api/exports';
 export const readStaffExport = 'GET /staff/api/exports/:id';
 export const downloadStaffExport = 'GET /staff/api/exports/:id/download';
+export const listStaffWebhooks = 'GET /staff/api/webhooks';
 
 // Campus systems, with `Authorization: Bearer <API key>`
 export const mintServiceToken = 'POST /service/tokens';

@@ -13,6 +13,7 @@ import { createApiKey } from '../src/modules/staff';
 import { startPgliteSocket } from '../src/platform/db/pglite-socket';
 import { cliNodeArgs } from './support/process-stack';
 import { enrolStaffMember } from './support/staff-enrolment';
+import { pdfText } from './support/pdf-inspect';
 import { availableDrivers, createTestRuntime, type TestRuntime } from './support/test-runtime';
 
 const run = promisify(execFile);
@@ -97,7 +98,21 @@ describe.each(availableDrivers())('external IDs (%s)', (driver) => {
     expect(unknown.statusCode).toBe(404);
     const bad = await put(ids[1]!, 'no spaces allowed', keys['write-ids']!);
     expect(bad.statusCode).toBe(400);
+    // The same ID in another letter case is the same ID.
+    const cased = await put(ids[1]!, 'a00000001', keys['write-ids']!);
+    expect(cased.statusCode).toBe(409);
   });
+
+  it("prints the ID on the staff PDF's cover", async () => {
+    const { jar } = await enrolStaffMember(t, 'cover@staff.example.edu', 'reader');
+    const pdf = await t.request({
+      method: 'GET',
+      url: `/staff/api/applications/${ids[0]}/pdf`,
+      cookies: jar,
+    });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdfText(pdf.rawPayload)).toContain('Student system ID: A00000001');
+  }, 120_000);
 
   it('gives one ID to one application when 30 feeds send it at once', async () => {
     const answers = await Promise.all(

@@ -29,6 +29,7 @@ import { CliUsageError, runPrefill, runServiceToken } from './cli/staff-commands
 import { STAFF_USAGE, runStaffCommand } from './cli/staff-area-commands';
 import { ROUNDS_USAGE, runRoundsCommand } from './cli/rounds-commands';
 import { IMPORT_IDS_USAGE, runImportIds } from './cli/import-ids-command';
+import { WEBHOOKS_USAGE, runWebhooksCommand } from './cli/webhooks-commands';
 import {
   EXPORT_USAGE,
   ExportFatalError,
@@ -65,6 +66,7 @@ Commands:
 ${STAFF_USAGE}
 ${ROUNDS_USAGE}
 ${IMPORT_IDS_USAGE}
+${WEBHOOKS_USAGE}
 
 Durations: a number and a unit: s, m, h or d (90s, 15m, 2h, 7d).
 
@@ -219,6 +221,8 @@ async function main(argv: string[]): Promise<number> {
       return runRoundsCommand(config, rest, () => openMigratedCliDatabase(config));
     case 'import-ids':
       return runImportIds(config, rest, () => openMigratedCliDatabase(config));
+    case 'webhooks':
+      return runWebhooksCommand(config, rest, () => openMigratedCliDatabase(config));
     default:
       throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`);
   }

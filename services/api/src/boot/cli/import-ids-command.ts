@@ -39,12 +39,18 @@ export async function importExternalIds(database: Database, csv: string): Promis
     const applicationId = (fields[idColumn] ?? '').trim().toLowerCase();
     const externalId = (fields[externalColumn] ?? '').trim();
     const refuse = (reason: string) => report.refused.push({ line, reason });
+    // A hostile file's values are printed escaped and cut short: no terminal control codes, no
+    // megabyte lines.
+    const shown = (value: string) =>
+      JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
     if (!UUID.test(applicationId)) {
-      refuse(`"${applicationId}" is not an application id`);
+      refuse(`${shown(applicationId)} is not an application id`);
       continue;
     }
     if (!EXTERNAL_ID.test(externalId)) {
-      refuse(`"${externalId}" is not a student system ID (1-64 letters, digits, ".", "_" or "-")`);
+      refuse(
+        `${shown(externalId)} is not a student system ID (1-64 letters, digits, ".", "_" or "-")`,
+      );
       continue;
     }
     const earlier = seen.get(externalId);

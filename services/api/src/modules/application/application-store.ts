@@ -424,7 +424,7 @@ export async function findApplicationByExternalId(
   const [row] = await db
     .select({ id: applications.id })
     .from(applications)
-    .where(eq(applications.externalId, externalId))
+    .where(sql`upper(${applications.externalId}) = upper(${externalId})`)
     .limit(1);
   return row?.id;
 }

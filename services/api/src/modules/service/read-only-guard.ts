@@ -9,6 +9,16 @@ export const SERVICE_TOKEN_PARAM = 'service_token';
 const EXTERNAL_ID_PATH =
   /^\/service\/applications\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/external-id$/;
 
+function decodePath(url: string): string {
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  try {
+    return decodeURIComponent(path) + (q === -1 ? '' : url.slice(q));
+  } catch {
+    return url;
+  }
+}
+
 function carriesServiceToken(url: string): boolean {
   const q = url.indexOf('?');
   return q !== -1 && new URLSearchParams(url.slice(q + 1)).has(SERVICE_TOKEN_PARAM);
@@ -23,8 +33,10 @@ function carriesServiceToken(url: string): boolean {
 export function registerReadOnlyGuard(app: FastifyInstance): void {
   // Callback style: a synchronous check need not cost a promise and a microtask per request.
   app.addHook('onRequest', (request, _reply, done) => {
-    const { method, url } = request;
-    const onServiceRoute = url.startsWith(SERVICE_PREFIX) || url === '/service';
+    const { method } = request;
+    // Judged on the decoded path the router matches: "/%73ervice/…" is "/service/…" to it.
+    const url = decodePath(request.url);
+    const onServiceRoute = url.startsWith(SERVICE_PREFIX) || url.split('?')[0] === '/service';
     // The two writes on /service/, both with an API key and never with a token: minting a token
     // (it changes no applicant data) and storing the student system's ID (a `write-ids` key,
     // which may do nothing else).

@@ -19,7 +19,7 @@ export const serviceAudit = pgTable(
      * application's id). No foreign key, so the trail outlives the application and its account.
      */
     applicationId: uuid('application_id').notNull(),
-    /** 'print-view' (GET /service/tmp-pdf) or 'pdf' (GET /service/pdf). */
+    /** 'print-view' (GET /service/tmp-pdf), 'pdf' (GET /service/pdf) or 'checklist' (staff). */
     action: text('action').notNull(),
     shown: jsonb('shown').$type<{ answers: string[]; documents: string[] }>().notNull(),
     ip: text('ip'),
@@ -33,6 +33,6 @@ export const serviceAudit = pgTable(
   (t) => [
     index('service_audit_application_idx').on(t.applicationId, t.createdAt),
     index('service_audit_token_idx').on(t.tokenId),
-    check('service_audit_action_check', sql`${t.action} IN ('print-view', 'pdf')`),
+    check('service_audit_action_check', sql`${t.action} IN ('print-view', 'pdf', 'checklist')`),
   ],
 );

@@ -4,7 +4,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db/connect';
 import { serviceAudit } from './schema';
 
-export type ServiceAuditAction = 'print-view' | 'pdf';
+export type ServiceAuditAction = 'print-view' | 'pdf' | 'checklist';
 
 export interface ServiceAuditEntry {
   tokenId: string;

@@ -73,9 +73,9 @@ export function buildStaffFilters(
     .slice(0, MAX_WORDS);
   for (const word of words) {
     // staff_fold() leaves only a-z, 0-9, @, . and spaces, so the folded word has no LIKE wildcard.
-    // A student system ID matches whole, as stored or in capitals (its unique index answers).
+    // A student system ID matches whole, in any letter case (its unique index on upper()).
     conditions.push(sql`(a.staff_search_text LIKE '%' || staff_fold(${word}) || '%'
-      OR a.external_id = ${word} OR a.external_id = upper(${word}))`);
+      OR upper(a.external_id) = upper(${word}))`);
   }
   if (query.from)
     conditions.push(sql`a.submitted_at >= ${query.from}::date::timestamp AT TIME ZONE 'UTC'`);
