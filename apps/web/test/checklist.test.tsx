@@ -84,7 +84,7 @@ describe('the checklist on /completion', () => {
       'Grace Hopper (Teacher, grace@school.example.org)',
     );
     expect(within(teacher).getByTestId('recommender-status')).toHaveTextContent(
-      'Invited November 2, 2026 · the link works until January 1, 2027',
+      'Invited November 2, 2026 · the link works until January 1, 2099',
     );
     expect(
       within(teacher).getByText('You waived the right to read this letter (FERPA).'),
@@ -155,6 +155,24 @@ describe('the checklist on /completion', () => {
     expect(await within(panel).findByRole('alert')).toHaveTextContent(
       CHECKLIST_MESSAGES.reminderTooSoon,
     );
+  });
+
+  it('says when a link has expired, and that Remind sends a new one', async () => {
+    renderCompletion({
+      'GET /api/checklist': {
+        body: checklist({
+          recommenders: [recommender({ link_expires_at: '2026-01-01T15:00:00.000Z' })],
+        }),
+      },
+    });
+    const panel = await findChecklist();
+    expect(within(panel).getByTestId('recommender-status')).toHaveTextContent(
+      'the link expired January 1, 2026',
+    );
+    expect(within(panel).getByTestId('link-expired')).toHaveTextContent(
+      'The link has expired: Remind sends Grace Hopper a new one.',
+    );
+    expect(within(panel).getByRole('button', { name: 'Remind Grace Hopper' })).toBeEnabled();
   });
 
   it('offers no reminder, change or removal for a letter already received', async () => {

@@ -19,7 +19,8 @@ export function recommender(overrides: Partial<Recommender> = {}): Recommender {
     email: 'grace@school.example.org',
     status: 'invited',
     invited_at: '2026-11-02T15:00:00.000Z',
-    link_expires_at: '2027-01-01T15:00:00.000Z',
+    // Far ahead: the link still works whenever the test runs.
+    link_expires_at: '2099-01-01T15:00:00.000Z',
     ferpa_waived: true,
     reminders_sent: 0,
     ...overrides,

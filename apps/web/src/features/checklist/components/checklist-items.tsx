@@ -15,6 +15,7 @@ import {
   STATUS_LABELS,
   type ChecklistAudience,
 } from '../lib/checklist-texts';
+import { useNow } from '../lib/use-now';
 import classes from './checklist.module.css';
 
 export interface ChecklistItemsProps {
@@ -142,12 +143,15 @@ export function RecommenderSummary({
   audience: ChecklistAudience;
 }) {
   const reminders = recommender.reminders_sent;
+  const expiresAt = Date.parse(recommender.link_expires_at);
+  const expired = useNow(expiresAt) >= expiresAt;
+  const expiry = formatChecklistDate(recommender.link_expires_at);
   const progress =
     recommender.status === 'received' && recommender.received_at
       ? `${RECOMMENDER_STATUS_LABELS.received} ${formatChecklistDate(recommender.received_at)}`
       : [
           `${RECOMMENDER_STATUS_LABELS.invited} ${formatChecklistDate(recommender.invited_at)}`,
-          `the link works until ${formatChecklistDate(recommender.link_expires_at)}`,
+          expired ? `the link expired ${expiry}` : `the link works until ${expiry}`,
           ...(reminders > 0 ? [`${reminders} reminder${reminders === 1 ? '' : 's'} sent`] : []),
         ].join(' · ');
   return (

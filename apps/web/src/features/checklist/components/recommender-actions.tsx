@@ -47,8 +47,10 @@ export function RecommenderActions({
   const [removing, setRemoving] = useState(false);
   const waitId = useId();
   const remindAt = recommender.remind_after ? Date.parse(recommender.remind_after) : null;
-  const now = useNow(remindAt);
+  const now = useNow(remindAt, { everyMinute: true });
   const waiting = remindAt !== null && remindAt > now;
+  // docs/checklist.md: with the link expired, Remind sends a new one (a new invitation).
+  const expired = Date.parse(recommender.link_expires_at) <= now;
   if (recommender.status === 'received') return null;
 
   return (
@@ -91,6 +93,11 @@ export function RecommenderActions({
       {waiting && recommender.remind_after ? (
         <Text size="sm" c="dimmed" id={waitId} data-testid="reminder-wait">
           {describeReminderWait(recommender.remind_after, now)}
+        </Text>
+      ) : null}
+      {expired && !waiting ? (
+        <Text size="sm" c="dimmed" data-testid="link-expired">
+          The link has expired: Remind sends {recommender.name} a new one.
         </Text>
       ) : null}
       {remind.isError ? (
