@@ -7,7 +7,7 @@ import type { LookupCategory } from '@admissions/api-contract';
 import { USA } from '@admissions/form';
 import type { Database } from '../../platform/db/connect';
 import { SERVICE_ROOT } from '../../platform/service-root';
-import { parseCsv } from './csv';
+import { parseCsv } from '../../platform/lib/csv';
 import { normalizeSearchText } from './normalize';
 import { rebuildWordIndex } from './word-index';
 import { isKnownCountry, isKnownState } from './place-names';
