@@ -123,8 +123,8 @@ export function createRecordBuilder(options: RecordBuilderOptions) {
     values[fixed.id] = row.id;
     values[fixed.round] = row.roundCode;
     values[fixed.status] = row.submittedAt ? 'submitted' : 'started';
-    values[fixed.submittedAt] = row.submittedAt?.toISOString() ?? '';
-    values[fixed.updatedAt] = row.updatedAt.toISOString();
+    values[fixed.submittedAt] = row.submittedAt ?? '';
+    values[fixed.updatedAt] = row.updatedAt;
     values[fixed.version] = String(row.version);
     for (const [i, key] of answerColumns) {
       const value = answers[key];
