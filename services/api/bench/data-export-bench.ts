@@ -1,15 +1,16 @@
 // Data export benchmark (issue #31): `npm run cli -- export-data` over 10,000 submitted
 // applications on PostgreSQL, in each format, beside the PDF export's rate measured in the same
 // run on the same database, with the command's peak memory against an export of 1,000 (flat
-// memory: the file is streamed, never held). Each run is the real command in its own process,
-// timed from start to exit (start-up included); "after start-up" is the rate its last progress
-// line reports, counted from the database being open.
+// memory: the file is streamed, never held). Each run is the real command in its own process, the
+// compiled one `npm run cli` runs (dist/cli.js, built first when stale), timed from start to exit
+// (start-up included); "after start-up" is the rate its last progress line reports, counted from
+// the database being open.
 // Seeding: 200 applications of the shared fixtures through seedApplications (documents included,
 // for the PDF export), then copied in SQL up to the count (new accounts and ids, the same answers
 // and sealed identifiers), each a second apart in submission time.
 // PostgreSQL: TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres (a database of its
 // own, created and dropped); storage on local disk in a temporary DATA_DIR.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -60,7 +61,7 @@ interface Timed {
 
 async function timedCli(args: string[], env: Record<string, string>): Promise<Timed> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/boot/cli.ts', ...args], {
+  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/cli.js', ...args], {
     cwd: apiDir,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
   });
@@ -93,6 +94,11 @@ async function dataExport(args: string[], env: Record<string, string>, out: stri
   };
 }
 
+// What `npm run cli` does before it runs the command.
+execFileSync(process.execPath, ['../../scripts/build-if-stale.mjs', 'api'], {
+  cwd: apiDir,
+  stdio: 'inherit',
+});
 const name = `data_export_bench_${randomBytes(4).toString('hex')}`;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'data-export-bench-'));
 const url = new URL(adminUrl);
@@ -191,8 +197,9 @@ try {
     command: 'npm run bench -w services/api -- data-export',
     description:
       `${COUNT} submitted applications on PostgreSQL (the shared answer fixtures, all six in ` +
-      'turn). The real command in its own process, timed from start to exit (start-up ' +
-      'included); "after start-up" is the rate its last progress line reports, from the ' +
+      'turn). The real command in its own process (the compiled `dist/cli.js` that `npm run cli` ' +
+      'runs), timed from start to exit (start-up included); "after start-up" is the rate its ' +
+      'last progress line reports, from the ' +
       "database being open. Peak memory is the command's resident set, sampled every 50 ms. " +
       `Beside it, the PDF export (\`npm run cli -- export --ids\`) of ${PDF_SAMPLE} of the same ` +
       'applications in the same run.',

@@ -25,15 +25,20 @@ export function createRecordFormat(format: DataFormat, names: readonly string[])
   if (format === 'csv') {
     return {
       start: `${names.map(csvField).join(',')}\r\n`,
-      record: (values) => `${values.map(csvField).join(',')}\r\n`,
+      record: (values) => `${values.map((v) => (v === '' ? '' : csvField(v))).join(',')}\r\n`,
       end: () => '',
     };
   }
   const keys = names.map((name) => `${JSON.stringify(name)}:`);
+  // Most columns of a record are empty (questions not shown, blocks not added): their text is
+  // made once.
+  const empty = keys.map((key) => `${key}""`);
   const object = (values: readonly string[]) => {
     let text = '{';
     for (let i = 0; i < keys.length; i++) {
-      text += `${i === 0 ? '' : ','}${keys[i]}${JSON.stringify(values[i] ?? '')}`;
+      const value = values[i] ?? '';
+      if (i > 0) text += ',';
+      text += value === '' ? empty[i] : keys[i] + JSON.stringify(value);
     }
     return `${text}}`;
   };
