@@ -201,10 +201,10 @@ try {
   const quarters = (run: Timed) => run.quarterPeaksMiB.map((m) => m.toFixed(0)).join(' / ');
   notes.push(
     `Memory: the command's peak resident memory in each quarter of the ${COUNT} records ` +
-      `written was ${quarters(csv)} MiB (CSV), ${quarters(json)} MiB (JSON): flat once the ` +
-      `first pages are in flight, while the files grew to ${csv.megabytes.toFixed(0)} and ` +
-      `${json.megabytes.toFixed(0)} MB (written a piece at a time, never held whole). ` +
-      `Exporting the first ${baseline.written} peaked at ${baseline.peakMiB.toFixed(0)} MiB.`,
+      `written was ${quarters(csv)} MiB (CSV) and ${quarters(json)} MiB (JSON), while the files ` +
+      `grew to ${csv.megabytes.toFixed(0)} and ${json.megabytes.toFixed(0)} MB (written a piece ` +
+      `at a time, never held whole). Exporting the first ${baseline.written} peaked at ` +
+      `${baseline.peakMiB.toFixed(0)} MiB.`,
     `--incremental with nothing changed read ${unchanged.written === 0 ? 'no' : unchanged.written} ` +
       `answers and took ${unchanged.seconds.toFixed(1)} s for ${COUNT} applications.`,
     `The PDF export in the same run: ${rendered} applications in ${pdf.seconds.toFixed(1)} s ` +
