@@ -28,6 +28,7 @@ const LIST: StaffListResponse = {
       email: 'zoe@example.org',
       entry_term: 'Fall 2027',
       major: 'Biology',
+      external_id: null,
       checklist: { done: 1, required: 3 },
     },
   ],

@@ -23,13 +23,14 @@ export function formatCoverTimestamp(iso: string): string {
 }
 
 /**
- * The cover's facts in order: application id, round (when given), e-mail (when known), submitted,
- * generated.
+ * The cover's facts in order: application id, round and student system ID (when given), e-mail
+ * (when known), submitted, generated.
  */
 export function listCoverLines(cover: ApplicationCover): { label: string; value: string }[] {
   return [
     { label: 'Application ID', value: cover.applicationId },
     ...(cover.round ? [{ label: 'Round', value: cover.round }] : []),
+    ...(cover.externalId ? [{ label: 'Student system ID', value: cover.externalId }] : []),
     ...(cover.email ? [{ label: 'Email', value: cover.email }] : []),
     {
       label: 'Submitted',

@@ -6,6 +6,7 @@ export type {
   AnswerView,
   ApplicationCover,
   DocumentView,
+  PdfChecklistItemInput,
   PdfDocumentInput,
 } from './view-model';
 export {

@@ -64,6 +64,23 @@ export interface PdfDocumentInput {
   fileName?: string;
 }
 
+/**
+ * A received checklist item (issue #30: a recommender's letter, a file the office asked for) at
+ * the end of the staff PDF: a section of its own, after the appended documents, opened by an H1
+ * and a top-level bookmark of its title, its details as a table, then the letter — typed text as
+ * paragraphs, or a converted PDF's pages. Never in the applicant's copy.
+ */
+export interface PdfChecklistItemInput {
+  /** The section's heading and bookmark: "Recommendation — <name>", or the request's title. */
+  title: string;
+  /** Label and value rows shown first (who wrote it, when it came, …). */
+  details: readonly { label: string; value: string }[];
+  /** A letter typed into the form, set as paragraphs after the details. */
+  text?: string | null;
+  /** The converted PDF (a letter, a requested file): its pages follow the details. */
+  bytes?: Uint8Array | null;
+}
+
 export interface AnswerView {
   pages: readonly AnswerPageView[];
   /** Converted documents in definition order, as the PDF appends them. */
@@ -81,6 +98,8 @@ export interface ApplicationCover {
    * ("Early Action, Fall 2027"; docs/rounds.md).
    */
   round?: string;
+  /** Staff PDF: the student information system's ID of the application, once it came back. */
+  externalId?: string;
   email?: string;
   /** ISO timestamp, or null while the application is not submitted. */
   submittedAt: string | null;

@@ -14,7 +14,13 @@ import {
 } from 'pdf-lib';
 import { openSync } from 'fontkit';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { collectAnswerPairs, type AnswerView, type ApplicationCover } from '../src';
+import {
+  collectAnswerPairs,
+  type AnswerView,
+  type ApplicationCover,
+  type PdfChecklistItemInput,
+  type PdfDocumentInput,
+} from '../src';
 import { ANSWER_FIXTURES, buildFixtureView, type AnswerFixture } from '../src/fixtures';
 import { renderApplicationPdf } from '../src/pdf';
 import {
@@ -456,6 +462,121 @@ describe('conversion notes stamped on a converted document', () => {
     expect(pages[0]).toContain(NOTE);
     expect(pages[0]).toContain('A second note.');
   });
+});
+
+describe('the staff PDF’s received checklist items (#30)', () => {
+  const view = viewOf(ANSWER_FIXTURES['us-citizen']);
+  const STAFF: ApplicationCover = { ...COVER, listUntaggedDocuments: true };
+  const LETTER = 'Recommendation — Charles Babbage';
+  const TYPED = 'Recommendation — Mary Somerville';
+  const TRANSCRIPT = 'Official transcript';
+  let answerPages: number;
+  let documents: PdfDocumentInput[];
+  let letter: PdfChecklistItemInput;
+  let typed: PdfChecklistItemInput;
+  let transcript: PdfChecklistItemInput;
+
+  beforeAll(async () => {
+    answerPages = pdfPageTexts(await renderTaggedApplicationPdf(view, COVER)).length;
+    documents = [{ title: 'Personal Statement', bytes: await buildTaggedDocumentPdf('Essay', 2) }];
+    letter = {
+      title: LETTER,
+      details: [
+        { label: 'Recommender', value: 'Charles Babbage (Teacher)' },
+        { label: 'In what capacity', value: 'Teacher' },
+      ],
+      bytes: await buildTaggedDocumentPdf('Letter', 2),
+    };
+    typed = {
+      title: TYPED,
+      details: [{ label: 'Recommender', value: 'Mary Somerville (School counselor)' }],
+      text: 'Ada is a remarkable student.\n\nShe is also a kind \u202Eclassmate.',
+    };
+    transcript = {
+      title: TRANSCRIPT,
+      details: [{ label: 'File', value: 'transcript.pdf' }],
+      bytes: await buildDocumentPdf('Transcript', 2),
+    };
+  }, 60_000);
+
+  it('ends the file with a section and a top-level bookmark per item, after the documents, numbered in order', async () => {
+    const { bytes, pages: counted } = await renderCountedTaggedApplicationPdf(
+      view,
+      STAFF,
+      documents,
+      [letter, typed],
+    );
+    expect(await checkPdfUa(bytes)).toEqual([]);
+    expect(pdfInfo(bytes)).toMatch(/^Tagged:\s+yes$/m);
+    const pages = pdfPageTexts(bytes);
+    // Answers, the document's two pages, the letter's details page and its two pages, the
+    // typed letter's page.
+    expect(pages).toHaveLength(answerPages + 2 + 3 + 1);
+    expect(counted).toBe(pages.length);
+    pages.forEach((page, i) => expect(page).toContain(`Page ${i + 1} of ${pages.length}`));
+    expect(pdfOutline(bytes).slice(-3)).toEqual([
+      { title: 'Personal Statement', page: answerPages + 1, kids: [] },
+      { title: LETTER, page: answerPages + 3, kids: [] },
+      { title: TYPED, page: answerPages + 6, kids: [] },
+    ]);
+    expect(squeeze(pages[answerPages + 2]!)).toContain(
+      squeeze(`${LETTER} Recommender Charles Babbage (Teacher) In what capacity Teacher`),
+    );
+    expect(pages[answerPages + 3]).toContain('Letter part 1');
+    expect(pages[answerPages + 4]).toContain('Letter part 2');
+    // The typed letter as paragraphs; no bidi control survives.
+    expect(
+      findOutOfOrder(pages[answerPages + 5]!, [
+        TYPED,
+        'Mary Somerville',
+        'Ada is a remarkable student.',
+        'She is also a kind classmate.',
+      ]),
+    ).toBeUndefined();
+    expect(pdfText(bytes)).not.toContain('\u202E');
+
+    // In the tree: each item a Sect after the document's, its H1 first, the details' table, then
+    // the letter (the tagged PDF's own tree, or the typed paragraphs).
+    const tree = pdfInfo(bytes, '-struct-text');
+    const sects = tree.split('\n').filter((line) => /^ {2}Sect\b/.test(line));
+    expect(sects.at(-3)).toBe('  Sect "Personal Statement"');
+    const itemSect = (heading: string) => {
+      const at = tree.indexOf(`H1 (block)\n      "${heading}"`);
+      expect(at, heading).toBeGreaterThan(0);
+      const start = tree.lastIndexOf('\n  Sect', at);
+      const end = tree.indexOf('\n  Sect', at);
+      return tree.slice(start, end < 0 ? undefined : end);
+    };
+    const kidsOf = (chunk: string) =>
+      chunk.split('\n').flatMap((line) => /^ {4}([A-Za-z0-9]+)/.exec(line)?.[1] ?? []);
+    expect(kidsOf(itemSect(LETTER))).toEqual(['H1', 'Table', 'Document']);
+    expect(itemSect(LETTER)).toContain('"Letter text of part 2."');
+    expect(kidsOf(itemSect(TYPED))).toEqual(['H1', 'Table', 'P', 'P']);
+    expect(tree.indexOf(`"${LETTER}"`)).toBeGreaterThan(tree.indexOf('Sect "Personal Statement"'));
+    expect(tree.indexOf(`"${TYPED}"`)).toBeGreaterThan(tree.indexOf('"Letter text of part 2."'));
+  }, 60_000);
+
+  it('appends an untagged file as it is, named on the staff cover; only its pages fail the checker', async () => {
+    const bytes = await renderTaggedApplicationPdf(view, STAFF, [], [typed, transcript]);
+    const pages = pdfPageTexts(bytes);
+    expect(pages).toHaveLength(answerPages + 1 + 1 + 2);
+    expect(squeeze(pages[0]!)).toContain(squeeze(`${TRANSCRIPT}: not tagged by its author`));
+    expect(squeeze(pages[0]!)).not.toContain(squeeze(`${TYPED}: not tagged`));
+    expect(pages.at(-1)).toContain('Transcript page 2');
+    pages.forEach((page, i) => expect(page).toContain(`Page ${i + 1} of ${pages.length}`));
+    const failing = new Set(
+      (await checkPdfUa(bytes)).map((f) => /^page (\d+)/.exec(f.message)?.[1]),
+    );
+    expect([...failing]).toEqual([String(pages.length - 1), String(pages.length)]);
+    expect(
+      pdfOutline(bytes)
+        .slice(-2)
+        .map((entry) => [entry.title, entry.page]),
+    ).toEqual([
+      [TYPED, answerPages + 1],
+      [TRANSCRIPT, answerPages + 2],
+    ]);
+  }, 60_000);
 });
 
 describe('the combined PDF of several applications (the export’s --combined)', () => {

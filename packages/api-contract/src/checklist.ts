@@ -46,6 +46,10 @@ export const CHECKLIST_MESSAGES = {
   letterConverting: 'Thank you. Your letter is being processed.',
   materialConverting: 'Your file is being processed.',
   reminderSent: 'We sent a reminder.',
+  letterInConversion: "This recommender's letter is being processed. Please try again in a minute.",
+  addressMailLimited:
+    'We have sent several e-mails to this address recently. Please try again in an hour.',
+  invitationsLimited: 'You have sent many invitations recently. Please try again in an hour.',
   recommenderRemoved: 'The recommender was removed, and their link no longer works.',
 } as const;
 
@@ -103,6 +107,7 @@ export const Recommender = Type.Object(
     received_at: Type.Optional(Time),
     /** The FERPA answer the invitation went out with. */
     ferpa_waived: Type.Boolean(),
+    /** Automatic reminders sent so far (three at most, a week apart). */
     reminders_sent: Type.Integer(),
     /** When the applicant may send the next reminder (absent: now, or never once received). */
     remind_after: Type.Optional(Time),
@@ -130,7 +135,9 @@ export const ChecklistResponse = Type.Object(
 );
 export type ChecklistResponse = Static<typeof ChecklistResponse>;
 
-const PersonName = Type.String({ minLength: 1, maxLength: 120, pattern: '\\S' });
+/** One line of visible text: no control characters (they would reach e-mail subjects). */
+const ONE_LINE = '^(?=.*\\S)[^\\u0000-\\u001f\\u007f]+$';
+const PersonName = Type.String({ minLength: 1, maxLength: 120, pattern: ONE_LINE });
 const Email = Type.String({ minLength: 3, maxLength: 254 });
 
 export const RecommenderBody = Type.Object(
@@ -222,7 +229,7 @@ export const ChecklistItemParams = Type.Object(
 
 export const StaffRequestBody = Type.Object(
   {
-    title: Type.String({ minLength: 1, maxLength: 120, pattern: '\\S' }),
+    title: Type.String({ minLength: 1, maxLength: 120, pattern: ONE_LINE }),
     message: Type.String({ maxLength: STAFF_REQUEST_MESSAGE_MAX }),
   },
   { additionalProperties: false },

@@ -6,7 +6,9 @@ import * as ROUTE from './endpoint-routes';
 import type { StaffRole } from './staff';
 
 /** The scopes an API key (`staff api-key create --scope`) and the tokens it mints carry. */
-export type CredentialScope = 'read' | 'export';
+export type CredentialScope = 'read' | 'export' | 'write-ids';
+/** The scopes a service token carries: a key of scope `write-ids` mints none. */
+export type TokenScope = Exclude<CredentialScope, 'write-ids'>;
 
 export type Access =
   /** Anyone (a route that checks its own secret, such as a one-time code, is public here). */
@@ -21,7 +23,7 @@ export type Access =
   /** A campus system's API key (`Authorization: Bearer`) with one of `scopes`. */
   | { readonly kind: 'service'; readonly scopes: readonly CredentialScope[] }
   /** A service token (`?service_token=`, minted with an API key or the CLI) with one of `scopes`. */
-  | { readonly kind: 'service-token'; readonly scopes: readonly CredentialScope[] };
+  | { readonly kind: 'service-token'; readonly scopes: readonly TokenScope[] };
 
 export type AccessKind = Access['kind'];
 
@@ -32,6 +34,8 @@ export const STAFF_EXPORTER = { kind: 'staff', role: 'exporter' } as const;
 export const STAFF_PROCESSOR = { kind: 'staff', role: 'processor' } as const;
 const STAFF_PENDING = { kind: 'staff', role: 'reader', stage: 'totp' } as const;
 const API_KEY = { kind: 'service', scopes: ['read', 'export'] } as const;
+/** The student system's return feed: an API key of scope `write-ids` writes external IDs only. */
+const WRITE_IDS_KEY = { kind: 'service', scopes: ['write-ids'] } as const;
 
 /** The refusals each kind of access adds to an endpoint's answers. */
 export const ACCESS_ERRORS = {
@@ -152,9 +156,12 @@ export const ENDPOINT_ACCESS = {
   [ROUTE.listStaffExports]: STAFF_EXPORTER,
   [ROUTE.readStaffExport]: STAFF_EXPORTER,
   [ROUTE.downloadStaffExport]: STAFF_EXPORTER,
+  // Where data leaves for the student system: the exporters' business.
+  [ROUTE.listStaffWebhooks]: STAFF_EXPORTER,
 
   [ROUTE.mintServiceToken]: API_KEY,
   [ROUTE.listServiceApplications]: API_KEY,
+  [ROUTE.setExternalId]: WRITE_IDS_KEY,
 } as const satisfies { readonly [R in Route]: Access };
 
 export type AccessOf<R extends Route> = (typeof ENDPOINT_ACCESS)[R];

@@ -55,6 +55,8 @@ import {
   ServiceTokenQuery,
 } from './service';
 import {
+  ExternalIdBody,
+  ExternalIdResponse,
   STAFF_EXPORT_RETENTION_DAYS,
   ServiceTokenBody,
   ServiceTokenResponse,
@@ -73,6 +75,7 @@ import {
   StaffSetupBody,
   StaffTotpBody,
 } from './staff';
+import { StaffWebhooksResponse, WEBHOOK_RECENT_DELIVERIES } from './webhooks';
 
 /** A file answer (PDF, zip): bytes, not JSON; its errors are still JSON. */
 export const PdfFileResponse = Type.Unsafe<Uint8Array>({
@@ -367,7 +370,6 @@ export const ENDPOINTS = {
       'VALIDATION_FAILED',
       'FERPA_UNANSWERED',
       'RECOMMENDER_LIMIT',
-      'ROUND_CLOSED',
     ],
   }),
   updateRecommender: defineEndpoint(ROUTE.updateRecommender, {
@@ -383,7 +385,8 @@ export const ENDPOINTS = {
       'VALIDATION_FAILED',
       'RECOMMENDER_LIMIT',
       'RECOMMENDER_LOCKED',
-      'ROUND_CLOSED',
+      'CONVERSION_IN_PROGRESS',
+      'FERPA_UNANSWERED',
     ],
   }),
   removeRecommender: defineEndpoint(ROUTE.removeRecommender, {
@@ -398,7 +401,14 @@ export const ENDPOINTS = {
     summary: 'E-mail the recommender a reminder (one a day)',
     params: RecommenderParams,
     response: { 200: ChecklistResponse },
-    errors: [...WRITE, 'NO_APPLICATION', 'NOT_FOUND', 'RECOMMENDER_LOCKED', 'REMINDER_TOO_SOON'],
+    errors: [
+      ...WRITE,
+      'NO_APPLICATION',
+      'NOT_FOUND',
+      'RECOMMENDER_LOCKED',
+      'REMINDER_TOO_SOON',
+      'FERPA_UNANSWERED',
+    ],
   }),
   uploadChecklistItem: defineEndpoint(ROUTE.uploadChecklistItem, {
     tags: checklist,
@@ -661,6 +671,16 @@ export const ENDPOINTS = {
     response: { 200: ExportFileResponse },
     errors: [...ANY, 'NOT_FOUND', 'EXPORT_NOT_READY', 'EXPORT_EXPIRED', 'EXPORT_UNAUDITED'],
   }),
+  listStaffWebhooks: defineEndpoint(ROUTE.listStaffWebhooks, {
+    tags: staff,
+    summary: 'Webhook subscriptions and their delivery log (exporter role)',
+    description:
+      'Every subscription (never its secret) with its deliveries counted by status and the ' +
+      `${WEBHOOK_RECENT_DELIVERIES} latest, newest first: status, attempts, the last HTTP ` +
+      'status and error, and when. Subscriptions are added with `npm run cli -- webhooks add`.',
+    response: { 200: StaffWebhooksResponse },
+    errors: [...ANY],
+  }),
 
   mintServiceToken: defineEndpoint(ROUTE.mintServiceToken, {
     tags: service,
@@ -682,6 +702,18 @@ export const ENDPOINTS = {
     query: StaffListQuery,
     response: { 200: StaffListResponse },
     errors: [...ANY, 'SERVICE_READ_ONLY'],
+  }),
+
+  setExternalId: defineEndpoint(ROUTE.setExternalId, {
+    tags: service,
+    security: apiKey,
+    summary: "Store the student information system's ID of an application (the return feed)",
+    description:
+      'API key scope write-ids, which writes nothing else. An ID already given to another application answers 409.',
+    params: StaffApplicationParams,
+    body: ExternalIdBody,
+    response: { 200: ExternalIdResponse },
+    errors: [...WRITE, 'NOT_FOUND', 'EXTERNAL_ID_TAKEN'],
   }),
 
   lookupFind: defineEndpoint(ROUTE.lookupFind, {

@@ -74,6 +74,10 @@ export const ERROR_CODES = {
     meaning:
       'The checklist item takes no upload from the applicant, or is already received or waived; the message says which',
   },
+  EXTERNAL_ID_TAKEN: {
+    status: 409,
+    meaning: 'Another application already has this student system ID; the message names it',
+  },
   FERPA_UNANSWERED: {
     status: 409,
     message: CHECKLIST_MESSAGES.ferpaUnanswered,

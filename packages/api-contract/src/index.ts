@@ -16,3 +16,4 @@ export * from './service';
 export * from './staff';
 export * from './rounds';
 export * from './checklist';
+export * from './webhooks';

@@ -61,6 +61,8 @@ export const STAFF_ROUTES = {
   applications: routePath(ROUTE.listStaffApplications),
   application: routePath(ROUTE.readStaffApplication),
   applicationPdf: routePath(ROUTE.downloadStaffApplicationPdf),
+  /** Webhook subscriptions and their delivery log (exporters). */
+  webhooks: routePath(ROUTE.listStaffWebhooks),
   /** Campus systems, with `Authorization: Bearer <API key>`. */
   serviceTokens: routePath(ROUTE.mintServiceToken),
   serviceApplications: routePath(ROUTE.listServiceApplications),

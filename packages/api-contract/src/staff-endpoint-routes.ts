@@ -21,7 +21,9 @@ export const startStaffExport = 'POST /staff/api/exports';
 export const listStaffExports = 'GET /staff/api/exports';
 export const readStaffExport = 'GET /staff/api/exports/:id';
 export const downloadStaffExport = 'GET /staff/api/exports/:id/download';
+export const listStaffWebhooks = 'GET /staff/api/webhooks';
 
 // Campus systems, with `Authorization: Bearer <API key>`
 export const mintServiceToken = 'POST /service/tokens';
 export const listServiceApplications = 'GET /service/applications';
+export const setExternalId = 'PUT /service/applications/:id/external-id';

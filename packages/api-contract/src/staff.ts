@@ -148,6 +148,8 @@ export const StaffListRow = Type.Object(
     email: Type.String(),
     entry_term: Type.String(),
     major: Type.String(),
+    /** The student information system's ID for this application, once it came back. */
+    external_id: Type.Union([Type.String(), Type.Null()]),
     /** Required checklist items received or waived, of all required (docs/checklist.md). */
     checklist: Type.Object(
       { done: Type.Integer(), required: Type.Integer() },
@@ -197,6 +199,20 @@ export const StaffApplicationResponse = Type.Object(
   { additionalProperties: false },
 );
 export type StaffApplicationResponse = Static<typeof StaffApplicationResponse>;
+
+/** A student system's ID: letters, digits, `.`, `_`, `-`; at most 64. */
+export const EXTERNAL_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$';
+
+export const ExternalIdBody = Type.Object(
+  { external_id: Type.String({ minLength: 1, maxLength: 64, pattern: EXTERNAL_ID_PATTERN }) },
+  { additionalProperties: false },
+);
+export type ExternalIdBody = Static<typeof ExternalIdBody>;
+
+export const ExternalIdResponse = Type.Object(
+  { application_id: Uuid, external_id: Type.String() },
+  { additionalProperties: false },
+);
 
 export const ServiceTokenBody = Type.Object(
   {

@@ -42,7 +42,8 @@ export const APPLICATION_COLUMNS: readonly ExportColumn[] = [
   {
     name: 'external_id',
     source: 'application',
-    description: "The receiving system's id for the application; empty until one is recorded",
+    description:
+      "The student system's ID for the application, once it sent one back (import-ids or PUT /service/applications/{id}/external-id); else empty",
   },
   { name: 'round', source: 'application', description: "The admission round's code" },
   { name: 'status', source: 'application', description: 'submitted or started' },

@@ -19,14 +19,14 @@ import {
 } from './support/test-runtime';
 import { enrolStaffMember, STAFF_PASSWORD } from './support/staff-enrolment';
 
-type Scope = 'read' | 'export';
+type Scope = 'read' | 'export' | 'write-ids';
 
 interface Caller {
   name: string;
   applicant?: true;
   staff?: { role: StaffRole; pending?: true };
   apiKey?: Scope;
-  token?: Scope;
+  token?: Exclude<Scope, 'write-ids'>;
   cookies?: Record<string, string>;
   headers?: Record<string, string>;
   query?: Record<string, string>;
@@ -119,6 +119,13 @@ describe.each(availableDrivers())('declared access (%s)', (driver) => {
     });
     const account = await findAccountByEmail(db, 'ada@example.org');
     if (!account) throw new Error('the applicant was not registered');
+    // A write-ids key mints no token: it only stores student system IDs.
+    const writeIds = await createApiKey(db, { name: 'key write-ids', scope: 'write-ids', now });
+    callers.push({
+      name: 'API key of scope write-ids',
+      apiKey: 'write-ids',
+      headers: { authorization: `Bearer ${writeIds.key}` },
+    });
     for (const scope of ['read', 'export'] as const) {
       const { key } = await createApiKey(db, { name: `key ${scope}`, scope, now });
       callers.push({

@@ -12,7 +12,11 @@ import {
   type RecommendationPage,
 } from '@admissions/api-contract';
 import { users } from '../src/modules/auth';
-import { listChecklistEvents, recommenders } from '../src/modules/checklist';
+import {
+  CHECKLIST_CONVERSION_QUEUE,
+  listChecklistEvents,
+  recommenders,
+} from '../src/modules/checklist';
 import {
   availableDrivers,
   countMail,
@@ -448,5 +452,145 @@ describe.each(availableDrivers())('checklist after submit (%s)', (driver) => {
       sql`SELECT count(*) AS n FROM recommenders r JOIN applications a ON a.id = r.application_id WHERE a.user_id = ${user!.id}`,
     );
     expect(Number(rows.rows[0]!.n)).toBe(2);
+  });
+});
+
+describe.each(availableDrivers())('checklist against a hostile applicant (%s)', (driver) => {
+  let t: TestRuntime;
+  let jar: Record<string, string>;
+  const call = (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    body?: unknown,
+    cookies: Record<string, string> | undefined = jar,
+  ) => t.request({ method, url, body, cookies });
+  const tokenOf = (message: OutboxMessage) => linkFrom(message).token;
+
+  beforeAll(async () => {
+    t = await createTestRuntime(driver, { REQUEST_TIMEOUT_MS: '600000' });
+    jar = await registerApplicant(t, 'lin@example.org');
+    await call('PUT', '/api/answer', {
+      first_name: 'Lin',
+      last_name: 'Yutang',
+      counselor_waiver_request: 'Y',
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('refuses to rename or readdress a recommender whose letter is converting, and a new address inherits nothing', async () => {
+    // Nothing converts in this test: the letter stays in conversion.
+    await t.runtime.queue.offWork(CHECKLIST_CONVERSION_QUEUE.name);
+    const added = await call('POST', '/api/recommenders', {
+      type: 'teacher',
+      name: 'Accomplice',
+      email: 'accomplice@example.net',
+    });
+    const id = added.json<ChecklistResponse>().recommenders[0]!.id;
+    const token = tokenOf(await t.waitForMail('accomplice@example.net', /recommendation/));
+    const upload = await call(
+      'POST',
+      `/public/recommendations/${token}`,
+      {
+        known_years: 9,
+        capacity: 'Teacher',
+        letter_file: {
+          file_name: 'letter.docx',
+          content_base64: Buffer.from(buildLetterDocx()).toString('base64'),
+        },
+      },
+      undefined,
+    );
+    expect(upload.json()).toMatchObject({ status: 'converting' });
+    const renamed = await call('PUT', `/api/recommenders/${id}`, {
+      type: 'teacher',
+      name: 'A Real Teacher',
+      email: 'real.teacher@school.example.org',
+    });
+    expect(renamed.statusCode).toBe(409);
+    expect(renamed.json().message).toBe(CHECKLIST_MESSAGES.letterInConversion);
+    expect(countMail(t, 'real.teacher@school.example.org', /./)).toBe(0);
+    // Removing them drops the upload; a new person under a new address starts clean.
+    const removed = await call('DELETE', `/api/recommenders/${id}`);
+    expect(removed.statusCode, removed.body).toBe(200);
+    const again = await call('POST', '/api/recommenders', {
+      type: 'teacher',
+      name: 'A Real Teacher',
+      email: 'real.teacher@school.example.org',
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    const fresh = tokenOf(await t.waitForMail('real.teacher@school.example.org', /recommendation/));
+    const page = await call('GET', `/public/recommendations/${fresh}`, undefined, undefined);
+    expect(page.json<RecommendationPage>()).toMatchObject({ status: 'open' });
+    expect(page.json<RecommendationPage>().message).toBeUndefined();
+  });
+
+  it('sends a new address the FERPA answer as it is now', async () => {
+    const checklist = (await call('GET', '/api/checklist')).json<ChecklistResponse>();
+    const teacher = checklist.recommenders[0]!;
+    expect(teacher.ferpa_waived).toBe(true);
+    await call('PUT', '/api/answer', { counselor_waiver_request: 'N' });
+    const moved = await call('PUT', `/api/recommenders/${teacher.id}`, {
+      type: 'teacher',
+      name: 'A Real Teacher',
+      email: 'teacher.home@example.org',
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json<ChecklistResponse>().recommenders[0]!.ferpa_waived).toBe(false);
+    const mail = await t.waitForMail('teacher.home@example.org', /recommendation/);
+    expect(mail.text).toContain('has not waived the right to read your letter');
+    const page = await call(
+      'GET',
+      `/public/recommendations/${tokenOf(mail)}`,
+      undefined,
+      undefined,
+    );
+    expect(page.json<RecommendationPage>().ferpa_waived).toBe(false);
+  });
+
+  it('stops a flood of invitations, and refuses display names, quotes and control characters', async () => {
+    const checklist = (await call('GET', '/api/checklist')).json<ChecklistResponse>();
+    const id = checklist.recommenders[0]!.id;
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const moved = await call('PUT', `/api/recommenders/${id}`, {
+        type: 'teacher',
+        name: 'Spam Target',
+        email: `target${i}@example.org`,
+      });
+      statuses.push(moved.statusCode);
+    }
+    // Ten invitations at once per application (three were sent above).
+    expect(statuses.filter((s) => s === 200)).toHaveLength(7);
+    expect(statuses.slice(7).every((s) => s === 429)).toBe(true);
+    for (const email of ['<lin@example.org>', '"lin"@example.org', 'lin@example.org.']) {
+      const refused = await call('POST', '/api/recommenders', { type: 'other', name: 'X', email });
+      expect(refused.statusCode, email).toBe(400);
+    }
+    const injected = await call('POST', '/api/recommenders', {
+      type: 'other',
+      name: 'Evil\r\nBcc: victim@example.org',
+      email: 'other@example.org',
+    });
+    expect(injected.statusCode).toBe(400);
+  });
+
+  it("writes a staff audit row for a staff member's read of the checklist", async () => {
+    const { jar: staff } = await enrolStaffMember(t, 'reader@staff.example.edu', 'reader');
+    const [row] = (
+      await t.runtime.database.db.execute<{ id: string }>(sql`SELECT id FROM applications LIMIT 1`)
+    ).rows;
+    const read = await call(
+      'GET',
+      `/staff/api/applications/${row!.id}/checklist`,
+      undefined,
+      staff,
+    );
+    expect(read.statusCode, read.body).toBe(200);
+    const audit = await t.runtime.database.db.execute<{ n: number | string }>(
+      sql`SELECT count(*) AS n FROM service_audit WHERE application_id = ${row!.id} AND action = 'checklist' AND staff_email = 'reader@staff.example.edu'`,
+    );
+    expect(Number(audit.rows[0]!.n)).toBe(1);
   });
 });

@@ -222,6 +222,11 @@ describe.each(availableDrivers())('data export (%s)', (driver) => {
       .update(applications)
       .set({ answer: { ...intl!.answer, preferred_name: awkward } })
       .where(eq(applications.id, seeded[2]!.id));
+    // The student system's ID of one application, as import-ids stores it.
+    await db()
+      .update(applications)
+      .set({ externalId: 'S00012345' })
+      .where(eq(applications.id, seeded[1]!.id));
     // The complete application's checklist: the counselor's letter in, the teacher's waived, one
     // file the office asked for received.
     const complete = seeded[0]!.id;
@@ -311,7 +316,7 @@ describe.each(availableDrivers())('data export (%s)', (driver) => {
         const { row, answers } = stored.get(record.application_id!)!;
         expect(Object.keys(record)).toEqual(COLUMNS);
         expect(record).toMatchObject({
-          external_id: '',
+          external_id: row.externalId ?? '',
           round: row.roundCode,
           status: 'submitted',
           submitted_at: row.submittedAt!.toISOString(),
@@ -334,6 +339,7 @@ describe.each(availableDrivers())('data export (%s)', (driver) => {
       }
       expect(complete.birth_country_desc).toBe('Sweden');
       expect(records[2]!.preferred_name).toBe(awkward);
+      expect(records.map((r) => r.external_id)).toEqual(['', 'S00012345', '', '', '']);
       if (format === 'csv') {
         // RFC 4180: quoted, quotes doubled, the line break kept; no spreadsheet apostrophe.
         expect(readFileSync(out, 'utf8')).toContain('"He said ""hi"", then\r\nleft; =1+2"');

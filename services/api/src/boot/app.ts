@@ -63,6 +63,7 @@ import {
   createChecklistService,
   type ChecklistConversionJob,
 } from '../modules/checklist';
+import type { QueueWebhookDeliveries } from '../modules/webhooks';
 
 export interface AppDeps {
   config: Config;
@@ -82,6 +83,8 @@ export interface AppDeps {
   enqueueConversion: (job: ConversionJob) => Promise<void>;
   /** Queues the conversion of a recommender's letter or a requested file. */
   enqueueChecklistConversion: (job: ChecklistConversionJob) => Promise<void>;
+  /** Queues the webhook deliveries a committed change recorded (the webhooks module). */
+  queueWebhooks: QueueWebhookDeliveries;
   /** Queues the generation of an applicant's application PDF. */
   enqueuePdf: (job: PdfJob) => Promise<void>;
   /** Lays out the application PDF (the staff copy is rendered in the request). */
@@ -219,6 +222,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     partner: deps.partner,
     sendMail: deps.sendMail,
     files: documentService,
+    queueWebhooks: deps.queueWebhooks,
   });
   // The applicant's current application, resolved once per request for every applicant route.
   const applicant = createApplicantResolver(database.db, clock);
@@ -235,10 +239,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     partner: deps.partner,
     storage: deps.storage,
     encryptionKey: deps.secrets.encryptionKey,
+    hmacKey: deps.secrets.hmacKey,
+    mailLimits: { burst: config.mailPerAddressBurst, perHour: config.mailPerAddressPerHour },
     publicUrl: config.publicUrl,
     logger,
     sendMail: deps.sendMail,
     queueConversion: deps.enqueueChecklistConversion,
+    queueWebhooks: deps.queueWebhooks,
   });
   await app.register(checklistRoutes, { config, service: checklistService, applicant });
   if (deps.storage.kind === 'local') {

@@ -32,6 +32,8 @@ import { isLookupCategory } from '@admissions/api-contract';
 import { CliUsageError, runPrefill, runServiceToken } from './cli/staff-commands';
 import { STAFF_USAGE, runStaffCommand } from './cli/staff-area-commands';
 import { ROUNDS_USAGE, runRoundsCommand } from './cli/rounds-commands';
+import { IMPORT_IDS_USAGE, runImportIds } from './cli/import-ids-command';
+import { WEBHOOKS_USAGE, runWebhooksCommand } from './cli/webhooks-commands';
 import {
   DATA_EXPORT_USAGE,
   EXPORT_USAGE,
@@ -77,6 +79,8 @@ Commands:
                                   export-data --help; exit 3 when some records failed)
 ${STAFF_USAGE}
 ${ROUNDS_USAGE}
+${IMPORT_IDS_USAGE}
+${WEBHOOKS_USAGE}
 
 Durations: a number and a unit: s, m, h or d (90s, 15m, 2h, 7d).
 
@@ -256,6 +260,10 @@ async function main(argv: string[]): Promise<number> {
       return runStaffCommand(config, rest, () => openMigratedCliDatabase(config));
     case 'rounds':
       return runRoundsCommand(config, rest, () => openMigratedCliDatabase(config));
+    case 'import-ids':
+      return runImportIds(config, rest, () => openMigratedCliDatabase(config));
+    case 'webhooks':
+      return runWebhooksCommand(config, rest, () => openMigratedCliDatabase(config));
     default:
       throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`);
   }

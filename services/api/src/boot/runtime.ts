@@ -27,6 +27,7 @@ import { createStorage } from '../platform/storage/create-storage';
 import type { StorageDriver } from '../platform/storage/storage-driver';
 import { DOCUMENT_SANDBOX_TASKS, LOCAL_UPLOAD, enqueueConversion } from '../modules/documents';
 import { enqueueChecklistConversion } from '../modules/checklist';
+import { createWebhookQueuer } from '../modules/webhooks';
 import { buildApp } from './app';
 import { PRINT_SANDBOX_TASKS, createSandboxedRenderers } from '../modules/print';
 import type { PdfRenderer } from '../modules/print';
@@ -250,6 +251,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     storage: services.storage,
     enqueueConversion: (job) => enqueueConversion(queue, job),
     enqueueChecklistConversion: (job) => enqueueChecklistConversion(queue, job),
+    queueWebhooks: createWebhookQueuer(queue, logger),
     enqueuePdf: (job) => enqueuePdfJob(queue, job),
     renderPdf: services.renderPdf,
     metrics: services.metrics,

@@ -38,6 +38,13 @@ import {
   type PageCountingRenderer,
   type PdfRenderer,
 } from '../modules/print';
+import {
+  WEBHOOK_QUEUE,
+  createWebhookQueuer,
+  deleteExpiredWebhookDeliveries,
+  requeueLostWebhookDeliveries,
+  startWebhookWorker,
+} from '../modules/webhooks';
 import type { SandboxPool } from '../platform/sandbox/sandbox-pool';
 import type { StorageDriver } from '../platform/storage/storage-driver';
 import { startJobQueue, type JobQueue, type QueueDefinition } from '../platform/queue/job-queue';
@@ -51,6 +58,7 @@ export function listQueues(config: Pick<Config, 'conversionTimeoutMs'>): QueueDe
     HOUSEKEEPING_QUEUE,
     EXPORT_QUEUE_DEFINITION,
     CHECKLIST_CONVERSION_QUEUE,
+    WEBHOOK_QUEUE,
   ];
 }
 
@@ -111,6 +119,7 @@ export async function startJobWorkers(deps: {
   });
   await startMailWorker(queue, secrets.encryptionKey, deps.mailer, logger, resolveAccountMail);
   const pdfStore = createPdfStore(database.db);
+  const queueWebhooks = createWebhookQueuer(queue, logger);
   // The weekly reminders to recommenders go out from the housekeeping sweep; conversions of
   // letters and requested files are the checklist's own queue (started with the converter below).
   const checklist = createChecklistService({
@@ -119,10 +128,13 @@ export async function startJobWorkers(deps: {
     partner,
     storage,
     encryptionKey: secrets.encryptionKey,
+    hmacKey: secrets.hmacKey,
+    mailLimits: { burst: config.mailPerAddressBurst, perHour: config.mailPerAddressPerHour },
     publicUrl: config.publicUrl,
     logger,
     sendMail: (message) => enqueueMail(queue, secrets.encryptionKey, message),
     queueConversion: (job) => enqueueChecklistConversion(queue, job),
+    queueWebhooks,
   });
   await startHousekeepingWorker(queue, {
     db: database.db,
@@ -137,6 +149,9 @@ export async function startJobWorkers(deps: {
       // As long as a document's conversion may take with its retries (documents' stuck sweep).
       stuckChecklistConversions: (now) =>
         checklist.failStuckConversions(now, 3 * config.conversionTimeoutMs + 60_000),
+      // Webhook deliveries whose job was lost are queued again; the delivery log is kept 30 days.
+      lostWebhookDeliveries: (now) => requeueLostWebhookDeliveries({ db: database.db, queue }, now),
+      webhookDeliveryLog: (now) => deleteExpiredWebhookDeliveries(database.db, now),
     },
   });
   const conversion = await startConversionRuntime({
@@ -150,9 +165,17 @@ export async function startJobWorkers(deps: {
   });
   const stopChecklistWorker = await startChecklistConversionWorker(
     queue,
-    { db: database.db, storage, converter: conversion.converter, clock, logger },
+    { db: database.db, storage, converter: conversion.converter, clock, logger, queueWebhooks },
     config.conversionConcurrency,
   );
+  const stopWebhookWorker = await startWebhookWorker({
+    db: database.db,
+    queue,
+    clock,
+    logger,
+    encryptionKey: secrets.encryptionKey,
+    config: config.webhooks,
+  });
   const renderDeps = {
     db: database.db,
     storage,
@@ -175,6 +198,7 @@ export async function startJobWorkers(deps: {
     conversion,
     async stop() {
       await stopChecklistWorker();
+      await stopWebhookWorker();
       await conversion.stop();
       await stopPdfWorker();
       await stopExportWorker();

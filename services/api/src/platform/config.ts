@@ -94,6 +94,20 @@ export interface Config {
   sandboxRecycleAfter: number;
   /** Staff sign-in through the institution's OpenID Connect provider; null = local accounts only. */
   staffOidc: StaffOidcConfig | null;
+  /** Webhook deliveries (docs/webhooks.md). */
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /**
+   * Plain http to a loopback host (127.0.0.1, ::1, localhost) is allowed: development and tests
+   * only. Every other target must be https.
+   */
+  allowLoopbackHttp: boolean;
+  /** One attempt's time-out: no answer within it is a failed attempt. */
+  timeoutMs: number;
+  /** The back-off's unit: retries wait 1, 2, 4, … 256 of it, then 480 of it five times. */
+  retryBaseMs: number;
 }
 
 export interface StaffOidcConfig {
@@ -314,6 +328,11 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxTimeoutMs: readInt('SANDBOX_TIMEOUT_MS', 60_000, 500, 600_000),
     sandboxRecycleAfter: readInt('SANDBOX_RECYCLE_AFTER', 100, 1, 100_000),
     staffOidc,
+    webhooks: {
+      allowLoopbackHttp: readBool('WEBHOOK_ALLOW_LOOPBACK_HTTP', false),
+      timeoutMs: readInt('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+      retryBaseMs: readInt('WEBHOOK_RETRY_BASE_MS', 30_000, 1, 3_600_000),
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

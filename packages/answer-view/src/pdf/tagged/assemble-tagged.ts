@@ -6,6 +6,9 @@
 // returned so the staff cover can say so. Every document's first page gets its title drawn in a
 // band over its top edge, tagged as the H1 its section starts with, so a screen-reader user moving
 // by headings reaches each document (an untagged one too: its section holds just the H1).
+// The staff PDF then ends with the received checklist items (issue #30): each a section pdfkit
+// lays out with the answers (its H1, details and typed letter), moved here after the documents,
+// its PDF's pages after it and their structure under its Sect, with a top-level bookmark.
 import {
   beginMarkedContent,
   degrees,
@@ -27,7 +30,13 @@ import {
   type PDFEmbeddedPage,
   type PDFObject,
 } from 'pdf-lib';
-import type { AnswerView, ApplicationCover, PdfDocumentInput } from '../../view-model';
+import { stripBidiControls } from '../../display-text';
+import type {
+  AnswerView,
+  ApplicationCover,
+  PdfChecklistItemInput,
+  PdfDocumentInput,
+} from '../../view-model';
 import { appendOutline, type OutlineNode } from '../outline';
 import {
   DOCUMENT_BAND,
@@ -43,6 +52,7 @@ import type { PdfFontPaths } from '../fonts';
 import { findPageParents, prependKid } from './stamp-notes';
 import {
   renderTaggedAnswerPages,
+  type ChecklistSection,
   type PageNumberStrip,
   type TitleStrip,
 } from './tagged-answer-pages';
@@ -55,19 +65,23 @@ export async function renderTaggedApplicationPdf(
   view: AnswerView,
   cover: ApplicationCover,
   documents: readonly PdfDocumentInput[] = [],
+  checklist: readonly PdfChecklistItemInput[] = [],
   options: TaggedPdfOptions = {},
 ): Promise<Uint8Array> {
-  return (await renderCountedTaggedApplicationPdf(view, cover, documents, options)).bytes;
+  return (await renderCountedTaggedApplicationPdf(view, cover, documents, checklist, options))
+    .bytes;
 }
 
 /**
  * The same file and its page count, known here without parsing the result again (a pdf-lib load
  * of an application with three documents costs about 18 ms, a sixth of an export's render).
+ * `checklist` (the staff PDF's received items) ends the file after the documents.
  */
 export async function renderCountedTaggedApplicationPdf(
   view: AnswerView,
   cover: ApplicationCover,
   documents: readonly PdfDocumentInput[] = [],
+  checklist: readonly PdfChecklistItemInput[] = [],
   options: TaggedPdfOptions = {},
 ): Promise<{ bytes: Uint8Array; pages: number }> {
   const sources = [];
@@ -75,22 +89,42 @@ export async function renderCountedTaggedApplicationPdf(
     const source = await PDFDocument.load(document.bytes, { updateMetadata: false });
     if (source.getPageCount() > 0) sources.push({ document, source, tagged: isTagged(source) });
   }
-  const strips: PageNumberStrip[] = sources.flatMap(({ source }) =>
+  const items = [];
+  for (const item of checklist) {
+    const loaded = item.bytes
+      ? await PDFDocument.load(item.bytes, { updateMetadata: false })
+      : undefined;
+    const source = loaded && loaded.getPageCount() > 0 ? loaded : undefined;
+    // Shown to staff like an answer: no bidi control may reorder a title or a line of the letter.
+    const title = stripBidiControls(item.title);
+    items.push({ title, item, source, tagged: source ? isTagged(source) : false });
+  }
+  const numberStrips = (source: PDFDocument): PageNumberStrip[] =>
     source.getPages().map((page) => ({
       width: displayedWidth(page),
       height: DOCUMENT_BAND,
       baseline: DOCUMENT_BAND_BASELINE,
-    })),
-  );
+    }));
+  const strips: PageNumberStrip[] = sources.flatMap(({ source }) => numberStrips(source));
   const titles: TitleStrip[] = sources.map(({ document, source }) => ({
     title: document.title,
     width: displayedWidth(source.getPage(0)),
     height: TITLE_BAND,
     baseline: TITLE_BAND_BASELINE,
   }));
-  const untagged = sources
-    .filter((s) => !s.tagged && !isImage(s.document))
-    .map((s) => s.document.title);
+  const sections: ChecklistSection[] = items.map(({ title, item, source }) => ({
+    title,
+    details: item.details.map((row) => ({
+      label: stripBidiControls(row.label),
+      value: stripBidiControls(row.value),
+    })),
+    text: item.text ? stripBidiControls(item.text) : null,
+    strips: source ? numberStrips(source) : [],
+  }));
+  const untagged = [
+    ...sources.filter((s) => !s.tagged && !isImage(s.document)).map((s) => s.document.title),
+    ...items.filter((i) => i.source && !i.tagged).map((i) => i.title),
+  ];
   const shownCover =
     cover.listUntaggedDocuments && untagged.length > 0
       ? { ...cover, untaggedDocuments: untagged }
@@ -100,26 +134,46 @@ export async function renderCountedTaggedApplicationPdf(
     shownCover,
     strips,
     titles,
+    sections,
     options.fontPaths,
   );
-  const pages = answers.pages + sources.reduce((sum, { source }) => sum + source.getPageCount(), 0);
-  // Nothing to append: pdfkit's file is already the whole tagged PDF, with its outline. Loading
-  // and saving it again with pdf-lib would cost as much as rendering it.
-  if (sources.length === 0) return { bytes: answers.bytes, pages };
+  const appendedPages = [...sources, ...items].reduce(
+    (sum, { source }) => sum + (source?.getPageCount() ?? 0),
+    0,
+  );
+  const pages =
+    answers.pages + answers.checklistPages.reduce((sum, n) => sum + n, 0) + appendedPages;
+  // Nothing to append or move: pdfkit's file is already the whole tagged PDF, with its outline.
+  // Loading and saving it again with pdf-lib would cost as much as rendering it.
+  if (sources.length === 0 && items.length === 0) return { bytes: answers.bytes, pages };
 
   const pdf = await PDFDocument.load(answers.bytes, { updateMetadata: false });
-  const stripPages = pdf.getPages().slice(pdf.getPageCount() - strips.length - titles.length);
+  // Each checklist section's first page, found before any page moves.
+  let sectionStart = answers.pages;
+  const sectionPages = answers.checklistPages.map((count) => {
+    const page = pdf.getPage(sectionStart);
+    sectionStart += count;
+    return page.ref;
+  });
+  const numberStripCount = strips.length + sections.reduce((n, s) => n + s.strips.length, 0);
+  const stripPages = pdf.getPages().slice(pdf.getPageCount() - numberStripCount - titles.length);
   const embedded = await pdf.embedPages(stripPages);
-  const stamps = embedded.slice(0, strips.length);
-  const headings = embedded.slice(strips.length);
+  const stamps = embedded.slice(0, numberStripCount);
+  const headings = embedded.slice(numberStripCount);
   for (let i = stripPages.length - 1; i >= 0; i--) pdf.removePage(pdf.getPageCount() - 1);
 
   const documentElement = findDocumentElement(pdf);
+  // pdfkit laid the checklist sections out last: they leave the Document element while the
+  // documents' sections are added, and come back after them, in the order of the pages.
+  const checklistSects = detachLastKids(pdf, documentElement, items.length);
   const bookmarks: OutlineNode[] = [];
   let stampIndex = 0;
   let headingIndex = 0;
+  // Documents go between the answers and the checklist sections.
+  let at = answers.pages;
   for (const { document, source, tagged } of sources) {
-    const { copier, pages } = appendSourcePages(pdf, source);
+    const { copier, pages } = appendSourcePages(pdf, source, at);
+    at += pages.length;
     let sect: PDFRef;
     if (tagged) sect = mergeStructure(pdf, source, copier, documentElement, document.title, pages);
     else {
@@ -138,8 +192,37 @@ export async function renderCountedTaggedApplicationPdf(
     for (const page of pages) stampPageNumber(page, stamps[stampIndex++]);
     bookmarks.push({ title: document.title, dest: { page: pages[0]!.ref } });
   }
+  const documentKids = pdf.context
+    .lookup(documentElement, PDFDict)
+    .lookup(PDFName.of('K'), PDFArray);
+  items.forEach(({ title, source, tagged }, k) => {
+    const sect = checklistSects[k]!;
+    documentKids.push(sect);
+    bookmarks.push({ title, dest: { page: sectionPages[k]! } });
+    at += answers.checklistPages[k]!;
+    if (!source) return;
+    const { copier, pages } = appendSourcePages(pdf, source, at);
+    at += pages.length;
+    if (tagged) mergeStructure(pdf, source, copier, documentElement, title, pages, { into: sect });
+    else for (const page of pages) page.node.delete(PDFName.of('StructParents'));
+    for (const page of pages) stampPageNumber(page, stamps[stampIndex++]);
+  });
   appendOutline(pdf, bookmarks);
   return { bytes: await pdf.save({ useObjectStreams: false, addDefaultPage: false }), pages };
+}
+
+/** Takes the last `count` children off a structure element; returns them in their order. */
+function detachLastKids(pdf: PDFDocument, element: PDFRef, count: number): PDFRef[] {
+  const kids = pdf.context.lookup(element, PDFDict).lookup(PDFName.of('K'), PDFArray);
+  const detached: PDFRef[] = [];
+  for (let i = 0; i < count; i++) {
+    const kid = kids.get(kids.size() - 1);
+    // pdfkit writes every structure element as an indirect object.
+    if (!(kid instanceof PDFRef)) throw new Error('a checklist section is not an indirect object');
+    detached.unshift(kid);
+    kids.remove(kids.size() - 1);
+  }
+  return detached;
 }
 
 /** The width of the page as it is shown, turned by its /Rotate. */
@@ -155,6 +238,8 @@ function displayedWidth(page: PDFPage): number {
 export function appendSourcePages(
   pdf: PDFDocument,
   source: PDFDocument,
+  /** Where the pages go (a page index of `pdf`); after its last page when left out. */
+  at?: number,
 ): { copier: PDFObjectCopier; pages: PDFPage[] } {
   const copier = PDFObjectCopier.for(source.context, pdf.context);
   const pages: PDFPage[] = [];
@@ -163,7 +248,8 @@ export function appendSourcePages(
     const ref = pdf.context.register(node);
     seedCopy(copier, sourcePage.ref, ref);
     const page = PDFPage.of(node, ref, pdf);
-    pdf.addPage(page);
+    if (at === undefined) pdf.addPage(page);
+    else pdf.insertPage(at + pages.length, page);
     pages.push(page);
   }
   return { copier, pages };
@@ -295,6 +381,8 @@ export function mergeStructure(
     type?: 'Sect' | 'Part';
     /** Put the children of the source's one Document element, not the element, in the section. */
     unwrapDocument?: boolean;
+    /** A section already in the tree to put the source's structure in (after its children). */
+    into?: PDFRef;
   } = {},
 ): PDFRef {
   const sourceRootRef = source.catalog.get(PDFName.of('StructTreeRoot')) as PDFRef;
@@ -304,7 +392,7 @@ export function mergeStructure(
   const nums = parentTree.lookup(PDFName.of('Nums'), PDFArray);
   const nextKey = root.lookupMaybe(PDFName.of('ParentTreeNextKey'), PDFNumber)?.asNumber() ?? 0;
 
-  const sectRef = addSection(pdf, documentElement, title, options.type);
+  const sectRef = options.into ?? addSection(pdf, documentElement, title, options.type);
   const sect = pdf.context.lookup(sectRef, PDFDict);
   // The source's elements name its root as their parent: they become the Sect's children.
   seedCopy(copier, sourceRootRef, sectRef);

@@ -499,6 +499,19 @@ export interface TitleStrip {
   baseline: number;
 }
 
+/**
+ * A received checklist item's section (the staff PDF's end, issue #30): laid out after the answer
+ * pages, then moved by the assembly after the appended documents, its PDF's pages after it.
+ */
+export interface ChecklistSection {
+  title: string;
+  details: readonly { label: string; value: string }[];
+  /** A typed letter, set as paragraphs. */
+  text?: string | null;
+  /** One strip per page of the item's PDF, which the assembly appends after the section. */
+  strips: readonly PageNumberStrip[];
+}
+
 /** Room kept either side of a number on a strip too narrow for it at full size. */
 const STRIP_SIDE_ROOM = 4;
 const TITLE_SIZE = 12;
@@ -507,20 +520,23 @@ const TITLE_LEFT = 10;
 
 /**
  * Renders the cover and the answer pages, tagged, each numbered "Page X of Y" as an artifact, then
- * one page per `strips` entry holding only that document page's number (Y counts those pages too),
- * then one page per `titles` entry holding only that document's title (Y does not count those):
- * the assembly draws each onto its document page and removes it, so every number and title in the
- * file is drawn with the same embedded, Unicode-mapped fonts. A title is not marked at all: the
- * assembly draws it inside the H1 it tags it with. Returns the file and its count of cover and
- * answer pages.
+ * each checklist section's pages (a Sect of the Document element, its H1 the item's title), then
+ * one page per `strips` entry and per checklist section's strip holding only that appended page's
+ * number (Y counts those pages too), then one page per `titles` entry holding only that document's
+ * title (Y does not count those): the assembly draws each onto its appended page and removes it,
+ * so every number and title in the file is drawn with the same embedded, Unicode-mapped fonts. A
+ * title is not marked at all: the assembly draws it inside the H1 it tags it with. Numbers follow
+ * the finished file's order: answers, documents, then each checklist section and its PDF's pages.
+ * Returns the file, its count of cover and answer pages and each checklist section's count.
  */
 export function renderTaggedAnswerPages(
   view: AnswerView,
   cover: ApplicationCover,
   strips: readonly PageNumberStrip[] = [],
   titles: readonly TitleStrip[] = [],
+  checklist: readonly ChecklistSection[] = [],
   paths: PdfFontPaths = {},
-): Promise<{ bytes: Uint8Array; pages: number }> {
+): Promise<{ bytes: Uint8Array; pages: number; checklistPages: number[] }> {
   const fonts = loadTaggedFonts(paths);
   const layout = new TaggedLayout(fonts, `${COVER_HEADING}: ${cover.applicantName}`);
   const { doc } = layout;
@@ -553,22 +569,39 @@ export function renderTaggedAnswerPages(
     }
     sect.end();
   }
+  const answerPages = doc.bufferedPageRange().count;
+  const checklistPages = checklist.map((item) => {
+    const before = doc.bufferedPageRange().count;
+    layOutChecklistSection(layout, root, item);
+    return doc.bufferedPageRange().count - before;
+  });
   root.end();
 
+  // Each page's number in the finished file: the answers, the documents' pages, then each
+  // checklist section followed by its PDF's pages.
+  const pageNumbers: number[] = [];
+  const stripNumbers: number[] = [];
+  let count = 0;
+  for (let i = 0; i < answerPages; i++) pageNumbers.push(++count);
+  for (let i = 0; i < strips.length; i++) stripNumbers.push(++count);
+  checklist.forEach((item, k) => {
+    for (let i = 0; i < checklistPages[k]!; i++) pageNumbers.push(++count);
+    for (let i = 0; i < item.strips.length; i++) stripNumbers.push(++count);
+  });
+  const total = count;
   const range = doc.bufferedPageRange();
-  const total = range.count + strips.length;
   const ascent = fonts.regular.ascent / fonts.regular.unitsPerEm;
   for (let i = 0; i < range.count; i++) {
     doc.switchToPage(range.start + i);
-    drawPageNumber(doc, `Page ${i + 1} of ${total}`, PAGE_NUMBER_SIZE, {
+    drawPageNumber(doc, `Page ${pageNumbers[i]} of ${total}`, PAGE_NUMBER_SIZE, {
       x: MARGIN,
       width: TEXT_WIDTH,
       top: doc.page.height - FOOTER_BASELINE - ascent * PAGE_NUMBER_SIZE,
     });
   }
-  strips.forEach((strip, i) => {
+  [...strips, ...checklist.flatMap((item) => item.strips)].forEach((strip, i) => {
     doc.addPage({ size: [strip.width, strip.height], margin: 0 });
-    const text = `Page ${range.count + i + 1} of ${total}`;
+    const text = `Page ${stripNumbers[i]} of ${total}`;
     doc.font('regular');
     const size = Math.min(
       PAGE_NUMBER_SIZE,
@@ -586,8 +619,56 @@ export function renderTaggedAnswerPages(
     drawTitle(layout, strip);
   }
   doc.end();
-  // The cover and answer pages: the strips after them are the assembly's to remove.
-  return done.then((bytes) => ({ bytes, pages: range.count }));
+  // The cover and answer pages, then the checklist sections': the strips after them are the
+  // assembly's to remove.
+  return done.then((bytes) => ({ bytes, pages: answerPages, checklistPages }));
+}
+
+/**
+ * One received checklist item on pages of its own: a Sect titled with the item, its H1, the
+ * details as a table of TH and TD rows (as an answer section's), then a typed letter as
+ * paragraphs. Its bookmark is the assembly's, which knows where the section ends up.
+ */
+function layOutChecklistSection(
+  layout: TaggedLayout,
+  root: PdfKitStructureElement,
+  item: ChecklistSection,
+) {
+  const { doc } = layout;
+  doc.addPage();
+  layout.color(TEXT_COLOR);
+  const sect = doc.struct('Sect', { title: item.title });
+  root.add(sect);
+  const heading = doc.struct('H1');
+  sect.add(heading);
+  layout.tag(heading, 'H1', () => layout.write(item.title, 'bold', 18));
+  heading.end();
+  doc.y += 3;
+  layout.rule();
+  doc.y += 6;
+  if (item.details.length > 0) {
+    const table = doc.struct('Table');
+    sect.add(table);
+    for (const { label, value } of item.details) {
+      layOutRow(layout, table, { key: '', label, value, kind: 'short' }, false);
+    }
+    table.end();
+  }
+  const text = item.text?.trim();
+  if (text) {
+    doc.y += 10;
+    layout.rule();
+    doc.y += 10;
+    // A blank line parts paragraphs; a single line break stays a line break within one.
+    for (const paragraph of text.split(/\n\s*\n/)) {
+      const p = doc.struct('P');
+      sect.add(p);
+      layout.tag(p, 'P', () => layout.write(paragraph.trim(), 'regular', BODY_SIZE));
+      p.end();
+      doc.y += ROW_GAP * 2;
+    }
+  }
+  sect.end();
 }
 
 /** A title on one line, each run in the font that has it, smaller when the strip is too narrow. */

@@ -7,5 +7,5 @@ import { WARM_UP_COVER, WARM_UP_VIEW } from '../warm-up-sample';
 
 export async function warmTaggedPdfRenderer(paths: PdfFontPaths = {}): Promise<void> {
   loadTaggedFonts(paths);
-  await renderTaggedApplicationPdf(WARM_UP_VIEW, WARM_UP_COVER, [], { fontPaths: paths });
+  await renderTaggedApplicationPdf(WARM_UP_VIEW, WARM_UP_COVER, [], [], { fontPaths: paths });
 }

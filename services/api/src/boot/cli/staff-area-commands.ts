@@ -18,12 +18,12 @@ import {
 } from '../../modules/staff';
 import { createStaffAccounts, STAFF_SETUP_TTL_MS } from '../../modules/staff';
 
-export const STAFF_USAGE = `  staff add --email E --role reader|exporter
+export const STAFF_USAGE = `  staff add --email E --role reader|exporter|processor
                                   create a local staff account; prints its one-time set-up link
                                   (valid 24h) where the member chooses a password, then enrols TOTP
   staff list                      list staff members (e-mail, role, source, state)
   staff disable --email E         disable a staff member and end their sessions
-  staff api-key create --name N --scope read|export
+  staff api-key create --name N --scope read|export|write-ids
                                   create an API key for a campus system (shown once)
   staff api-key list | staff api-key revoke --id ID`;
 

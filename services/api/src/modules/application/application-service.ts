@@ -31,6 +31,7 @@ import type { Clock } from '../../platform/lib/clock';
 import { hashToken } from '../../platform/lib/crypto';
 import type { MailMessage } from '../../platform/mail/mailer';
 import { renderSubmissionConfirmation } from '../mail';
+import { recordApplicationEvent, type QueueWebhookDeliveries } from '../webhooks';
 import {
   createRoundClosedError,
   createRoundNotFoundError,
@@ -78,6 +79,8 @@ export interface ApplicationDeps {
   partner: PartnerConfig;
   sendMail: (message: MailMessage) => Promise<void>;
   files: ApplicationFiles;
+  /** Queues the webhook deliveries a committed submission recorded. */
+  queueWebhooks: QueueWebhookDeliveries;
 }
 
 /**
@@ -348,7 +351,8 @@ export function createApplicationService(deps: ApplicationDeps) {
     async submit(applicant: Applicant): Promise<void> {
       const { applicationId } = applicant;
       const now = applicant.receivedAt;
-      const submittedNow = await db.transaction(async (tx) => {
+      // The webhook deliveries of the submission this call made; null when it was made before.
+      const submitted = await db.transaction(async (tx) => {
         const [row] = await tx
           .select({ application: applications, round: rounds })
           .from(applications)
@@ -357,7 +361,7 @@ export function createApplicationService(deps: ApplicationDeps) {
           .for('update', { of: applications });
         if (!row) throw new AppError('NO_APPLICATION', MESSAGES.missingInformation);
         const { application } = row;
-        if (application.submittedAt) return false;
+        if (application.submittedAt) return null;
         if (isRoundClosed(row.round, now))
           throw createRoundClosedError(row.round, partner.timeZone);
         // A file still converting would change a submitted application: refuse, naming it. The
@@ -394,9 +398,17 @@ export function createApplicationService(deps: ApplicationDeps) {
             clock.now(),
           ),
         );
-        return true;
+        // In this transaction: the event exists if and only if this call made the submission.
+        return recordApplicationEvent(tx, {
+          type: 'application.submitted',
+          applicationId,
+          at: now,
+        });
       });
-      if (submittedNow) await sendMail(renderSubmissionConfirmation(applicant.email, partner));
+      if (submitted) {
+        await sendMail(renderSubmissionConfirmation(applicant.email, partner));
+        await deps.queueWebhooks(submitted);
+      }
     },
 
     /** A prefilled answer set for an anonymous visitor; never what a prefill link may not carry. */

@@ -21,6 +21,7 @@ import {
   startingRoundSql,
 } from '../rounds';
 import { applications } from './schema';
+import { isUniqueViolation } from '../../platform/db/unique-violation';
 import { AppError } from '../../platform/lib/app-error';
 import { seal, unseal } from '../../platform/lib/crypto';
 import {
@@ -382,6 +383,53 @@ export async function bumpChecklistVersion(db: Db, applicationId: string): Promi
     .where(eq(applications.id, applicationId))
     .returning({ id: applications.id });
   return rows.length > 0;
+}
+
+/**
+ * Stores the student system's ID of an application (its return feed). The version moves on, so
+ * the staff PDF's cover and the next incremental export show it. 'taken': another application has
+ * it (the unique constraint decides, so two feeds at once cannot both take it).
+ */
+export async function setExternalId(
+  db: Db,
+  applicationId: string,
+  externalId: string,
+): Promise<'set' | 'unchanged' | 'not-found' | 'taken'> {
+  try {
+    const rows = await db
+      .update(applications)
+      .set({ externalId, version: sql`${applications.version} + 1` })
+      .where(
+        and(
+          eq(applications.id, applicationId),
+          sql`${applications.externalId} IS DISTINCT FROM ${externalId}`,
+        ),
+      )
+      .returning({ id: applications.id });
+    if (rows.length > 0) return 'set';
+  } catch (error) {
+    if (isUniqueViolation(error)) return 'taken';
+    throw error;
+  }
+  const [row] = await db
+    .select({ externalId: applications.externalId })
+    .from(applications)
+    .where(eq(applications.id, applicationId))
+    .limit(1);
+  return row ? 'unchanged' : 'not-found';
+}
+
+/** The application whose student system ID this is, if any. */
+export async function findApplicationByExternalId(
+  db: Db,
+  externalId: string,
+): Promise<string | undefined> {
+  const [row] = await db
+    .select({ id: applications.id })
+    .from(applications)
+    .where(sql`upper(${applications.externalId}) = upper(${externalId})`)
+    .limit(1);
+  return row?.id;
 }
 
 /** The application's current version; 409 NO_APPLICATION when it does not exist. */

@@ -13,6 +13,8 @@ export {
 export {
   bumpChecklistVersion,
   explainRefusedWrite,
+  findApplicationByExternalId,
+  setExternalId,
   findApplication,
   findCurrentApplicationId,
   hasNoApplications,

@@ -1,7 +1,16 @@
 // The application module's tables. Only this module writes them: `applications` carries the
 // version every cache of an application keys on (application-store.ts applies the rule once).
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
+import {
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  unique,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { at } from '../../platform/db/columns';
 // Schema files import each other directly (not through the index): drizzle-kit loads them alone.
 import { users } from '../auth/schema';
@@ -66,6 +75,12 @@ export const applications = pgTable(
     staffSearchText: text('staff_search_text').notNull().default(''),
     /** The staff list's name order ("last first", folded), kept by the same trigger. */
     staffSortName: text('staff_sort_name').notNull().default(''),
+    /**
+     * The student information system's ID for this application, from its return feed
+     * (`PUT /service/applications/{id}/external-id`, `npm run cli -- import-ids`). One application
+     * per ID, whatever its letter case (unique index on upper()).
+     */
+    externalId: text('external_id'),
     /** started | validating | submitted, derived from the row so counts can use an index. */
     staffStatus: text('staff_status').generatedAlwaysAs(
       sql`CASE WHEN submitted_at IS NOT NULL THEN 'submitted' WHEN 'validating' = ANY(web_status) THEN 'validating' ELSE 'started' END`,
@@ -73,6 +88,7 @@ export const applications = pgTable(
   },
   (t) => [
     unique('applications_user_round_unique').on(t.userId, t.roundCode),
+    uniqueIndex('applications_external_id_idx').on(sql`upper(${t.externalId})`),
     index('applications_user_chosen_idx').on(t.userId, t.chosenAt.desc()),
     index('applications_staff_search_idx').using('gin', t.staffSearchText.op('gin_trgm_ops')),
     index('applications_staff_status_idx').on(

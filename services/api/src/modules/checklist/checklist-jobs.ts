@@ -24,6 +24,8 @@ import {
   recordChecklistEvent,
 } from './checklist-store';
 import { requestItemId } from './checklist-rules';
+import { recordChecklistWebhooks } from './checklist-webhooks';
+import type { QueueWebhookDeliveries } from '../webhooks';
 
 export interface ChecklistConversionJob {
   /** A recommender's letter, or a file the office asked the applicant for. */
@@ -52,6 +54,8 @@ export interface ChecklistConversionDeps {
   converter: DocumentConverter;
   clock: Clock;
   logger: Logger;
+  /** Queues the webhook deliveries of a received letter or file, once committed. */
+  queueWebhooks: QueueWebhookDeliveries;
 }
 
 /** Runs one job; throws only for a failure worth retrying. */
@@ -95,7 +99,8 @@ export async function runChecklistConversion(
     const pdfKey = sourceKey!.replace(/\.src$/, '.pdf');
     await storage.write(pdfKey, pdf, 'application/pdf');
     const now = clock.now();
-    const done = await db.transaction(async (tx) => {
+    // The webhook deliveries of the received item; null when it was replaced or removed meanwhile.
+    const received = await db.transaction(async (tx) => {
       const row =
         job.kind === 'letter'
           ? await finishLetterConversion(tx, job.id, job.token, {
@@ -110,7 +115,7 @@ export async function runChecklistConversion(
               conversionMessage: null,
               receivedAt: now,
             });
-      if (!row) return false;
+      if (!row) return null;
       await recordChecklistEvent(tx, {
         applicationId: row.applicationId,
         action: job.kind === 'letter' ? 'letter-submitted' : 'material-received',
@@ -119,18 +124,22 @@ export async function runChecklistConversion(
         at: now,
       });
       await bumpChecklistVersion(tx, row.applicationId);
-      return true;
+      return recordChecklistWebhooks(tx, row.applicationId, now, 'received');
     });
-    if (!done) {
+    if (!received) {
       // Replaced or removed meanwhile: this PDF belongs to nobody.
       await storage.delete(pdfKey);
       return;
     }
+    await deps.queueWebhooks(received);
     if (sourceKey) await storage.delete(sourceKey);
     log.info({ type }, 'checklist document received');
   } catch (error) {
     if (isDocumentRejected(error)) {
-      await fail(error.userMessage);
+      // The converter's type refusal lists the pictures every upload takes; these take neither.
+      await fail(
+        error.code === 'FILE_TYPE' ? CHECKLIST_MESSAGES.fileTypeRefused : error.userMessage,
+      );
       return;
     }
     if (lastAttempt) {

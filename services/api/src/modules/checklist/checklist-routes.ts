@@ -47,7 +47,11 @@ export const checklistRoutes: FastifyPluginAsyncTypebox<ChecklistRouteOptions> =
 
   registerEndpoint(app, ENDPOINTS.removeRecommender, {
     handler: async (request) =>
-      service.removeRecommender((await applicant(request)).applicationId, request.params.id),
+      service.removeRecommender(
+        (await applicant(request)).applicationId,
+        request.params.id,
+        asApplicant(request.ip),
+      ),
   });
 
   registerEndpoint(app, ENDPOINTS.remindRecommender, {

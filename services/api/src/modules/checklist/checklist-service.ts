@@ -10,6 +10,7 @@ import {
   DOCUMENT_MESSAGES,
   RECOMMENDATION_LINK_DAYS,
   RECOMMENDATION_PATH,
+  STAFF_MESSAGES,
   STATUS_PAGE_PATH,
   type ChecklistResponse,
   type RecommendationBody,
@@ -21,7 +22,7 @@ import {
 } from '@admissions/api-contract';
 import { MAX_FILE_SIZE_BYTES, isValidEmail, type PartnerConfig } from '@admissions/form';
 import type { Logger } from 'pino';
-import type { RootDb } from '../../platform/db/connect';
+import type { Db, RootDb } from '../../platform/db/connect';
 import type { Clock } from '../../platform/lib/clock';
 import { AppError } from '../../platform/lib/app-error';
 import { generateToken, hashToken, seal, unseal } from '../../platform/lib/crypto';
@@ -35,6 +36,9 @@ import {
 } from '../application';
 import { findAccountById } from '../auth';
 import {
+  allowanceKey,
+  takeAllowance,
+  type Allowance,
   renderChecklistRequest,
   renderRecommendationInvitation,
   renderRecommendationReminder,
@@ -67,6 +71,8 @@ import {
   updateOpenRecommender,
 } from './checklist-store';
 import type { ChecklistConversionJob } from './checklist-jobs';
+import { recordChecklistWebhooks } from './checklist-webhooks';
+import type { QueueWebhookDeliveries } from '../webhooks';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const LINK_TTL_MS = RECOMMENDATION_LINK_DAYS * DAY_MS;
@@ -76,6 +82,25 @@ export const AUTO_REMINDER_RULE = { max: 3, gapMs: 7 * DAY_MS } as const;
 export const APPLICANT_REMINDER_GAP_MS = DAY_MS;
 /** Where letters and requested files live in storage (the sources, then their PDFs). */
 export const CHECKLIST_PREFIX = 'checklist/';
+
+const BARE_ADDRESS = /^[a-z0-9!#$%&'*+/=?^_`{|}~.-]+@[a-z0-9-]+(\.[a-z0-9-]+)+$/;
+
+/** Invitations (new links) an application may send: ten at once, then four an hour. */
+const INVITATION_ALLOWANCE = { burst: 10, perHour: 4 } as const;
+
+/** What a new recommender (a new address) must not inherit from the one before. */
+const CLEARED_LETTER = {
+  knownYears: null,
+  capacity: null,
+  letterText: null,
+  letterFileName: null,
+  letterSourceKey: null,
+  letterPdfKey: null,
+  conversionToken: null,
+  conversionStatus: null,
+  conversionMessage: null,
+  conversionStartedAt: null,
+} as const;
 
 /** The FERPA release question on Final Steps ("Recommendation Waiver"). */
 const FERPA_KEY = 'counselor_waiver_request';
@@ -87,10 +112,16 @@ export interface ChecklistServiceDeps {
   partner: PartnerConfig;
   storage: StorageDriver;
   encryptionKey: Buffer;
+  /** Keys the per-address and per-application mail allowances. */
+  hmacKey: Buffer;
+  /** MAIL_PER_ADDRESS_BURST, MAIL_PER_ADDRESS_PER_HOUR: every e-mail to one address counts. */
+  mailLimits: Allowance;
   publicUrl: string;
   logger: Logger;
   sendMail: (message: MailMessage) => Promise<void>;
   queueConversion: (job: ChecklistConversionJob) => Promise<void>;
+  /** Queues the webhook deliveries a committed change recorded. */
+  queueWebhooks: QueueWebhookDeliveries;
 }
 
 /** Who acts, for the audit trail. */
@@ -142,7 +173,7 @@ function describeRecommender(row: RecommenderRow, now: Date): Recommender {
     link_expires_at: row.linkExpiresAt.toISOString(),
     ...(row.submittedAt ? { received_at: row.submittedAt.toISOString() } : {}),
     ferpa_waived: row.ferpaWaived,
-    reminders_sent: row.autoReminders + (row.applicantRemindedAt ? 1 : 0),
+    reminders_sent: row.autoReminders,
     ...(!row.submittedAt && remindAfter && remindAfter > now
       ? { remind_after: remindAfter.toISOString() }
       : {}),
@@ -200,7 +231,7 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
 
   const readChecklist = async (applicationId: string): Promise<ChecklistResponse> => {
     const application = await findApplication(db, applicationId);
-    if (!application) throw new AppError('NOT_FOUND', CHECKLIST_MESSAGES.itemNotFound);
+    if (!application) throw new AppError('NOT_FOUND', STAFF_MESSAGES.notFound);
     const [recommenderRows, requests, waivers, ferpa] = await Promise.all([
       listRecommenders(db, applicationId),
       listRequests(db, applicationId),
@@ -228,7 +259,9 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
 
   const checkRecommenderBody = async (applicationId: string, body: RecommenderBody) => {
     const email = normalizeEmail(body.email);
-    if (!isValidEmail(email)) {
+    // Stricter than the form's check: a bare address only (no display name, quotes or trailing
+    // dot), so "not your own" compares what the mail server will deliver to.
+    if (!isValidEmail(email) || !BARE_ADDRESS.test(email)) {
       throw new AppError('VALIDATION_FAILED', "Please enter the recommender's e-mail address.");
     }
     const application = await findApplication(db, applicationId);
@@ -245,6 +278,30 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
   const countOfType = (rows: RecommenderRow[], type: string, except?: string) =>
     rows.filter((r) => r.type === type && r.id !== except).length;
 
+  /** The FERPA answer as it is now; 409 until it is given. */
+  const readFerpaWaived = async (tx: Db, applicationId: string): Promise<boolean> => {
+    const ferpa = (await readPlainAnswers(tx, applicationId, [FERPA_KEY]))[FERPA_KEY];
+    if (ferpa !== 'Y' && ferpa !== 'N') throw new AppError('FERPA_UNANSWERED');
+    return ferpa === 'Y';
+  };
+
+  /**
+   * An invitation e-mails someone the applicant names: it counts against that address's mail
+   * allowance (as every e-mail the service sends to an address) and the application's
+   * invitations, so changing an address over and over sends no flood.
+   */
+  const takeInvitation = async (tx: Db, applicationId: string, email: string, now: Date) => {
+    if (
+      !(await takeAllowance(tx, allowanceKey(deps.hmacKey, 'mail', email), now, deps.mailLimits))
+    ) {
+      throw new AppError('RATE_LIMITED', CHECKLIST_MESSAGES.addressMailLimited);
+    }
+    const invitations = allowanceKey(deps.hmacKey, 'invite', applicationId);
+    if (!(await takeAllowance(tx, invitations, now, INVITATION_ALLOWANCE))) {
+      throw new AppError('RATE_LIMITED', CHECKLIST_MESSAGES.invitationsLimited);
+    }
+  };
+
   return {
     readChecklist,
 
@@ -258,18 +315,18 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
       const row = await db.transaction(async (tx) => {
         // Under the application's lock: two adds at once cannot both pass the limit.
         await lockApplication(tx, applicationId);
-        const ferpa = (await readPlainAnswers(tx, applicationId, [FERPA_KEY]))[FERPA_KEY];
-        if (ferpa !== 'Y' && ferpa !== 'N') throw new AppError('FERPA_UNANSWERED');
+        const ferpaWaived = await readFerpaWaived(tx, applicationId);
         const existing = await listRecommenders(tx, applicationId);
         if (countOfType(existing, body.type) >= limits[body.type]) {
           throw new AppError('RECOMMENDER_LIMIT');
         }
+        await takeInvitation(tx, applicationId, email, now);
         const inserted = await insertRecommender(tx, {
           applicationId,
           type: body.type,
           name,
           email,
-          ferpaWaived: ferpa === 'Y',
+          ferpaWaived,
           ...issueLink(now),
         });
         await recordChecklistEvent(tx, {
@@ -300,6 +357,11 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
         const current = await findRecommender(tx, applicationId, id);
         if (!current) throw new AppError('NOT_FOUND', CHECKLIST_MESSAGES.recommenderNotFound);
         if (current.submittedAt) throw new AppError('RECOMMENDER_LOCKED');
+        // A letter in conversion belongs to the person who sent it: renaming or readdressing
+        // the recommender now would credit it to someone else.
+        if (current.conversionStatus === 'converting') {
+          throw new AppError('CONVERSION_IN_PROGRESS', CHECKLIST_MESSAGES.letterInConversion);
+        }
         if (current.type !== body.type) {
           const existing = await listRecommenders(tx, applicationId);
           if (countOfType(existing, body.type, id) >= limits[body.type]) {
@@ -307,12 +369,20 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
           }
         }
         const newAddress = current.email !== email;
+        if (newAddress) await takeInvitation(tx, applicationId, email, now);
         const updated = await updateOpenRecommender(tx, applicationId, id, {
           type: body.type,
           name,
           email,
-          // A new address gets a new link; the old one finds no row from now on.
-          ...(newAddress ? issueLink(now) : {}),
+          // A new address is a new recommender: a new link (the old one finds no row from now
+          // on), the FERPA answer as it is now, and nothing of the previous person's upload.
+          ...(newAddress
+            ? {
+                ...issueLink(now),
+                ferpaWaived: await readFerpaWaived(tx, applicationId),
+                ...CLEARED_LETTER,
+              }
+            : {}),
         });
         if (!updated) throw new AppError('RECOMMENDER_LOCKED');
         if (newAddress) {
@@ -326,13 +396,30 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
           });
         }
         await bumpChecklistVersion(tx, applicationId);
-        return newAddress ? updated : null;
+        if (!newAddress) {
+          await recordChecklistEvent(tx, {
+            applicationId,
+            action: 'recommender-changed',
+            actor: actor.name,
+            recommenderId: id,
+            ip: actor.ip,
+            at: now,
+          });
+        }
+        return newAddress ? { updated, previousSource: current.letterSourceKey } : null;
       });
-      if (changed) await mailRecommender(changed, 'invitation');
+      if (changed) {
+        if (changed.previousSource) await storage.delete(changed.previousSource);
+        await mailRecommender(changed.updated, 'invitation');
+      }
       return readChecklist(applicationId);
     },
 
-    async removeRecommender(applicationId: string, id: string): Promise<ChecklistResponse> {
+    async removeRecommender(
+      applicationId: string,
+      id: string,
+      actor: ChecklistActor,
+    ): Promise<ChecklistResponse> {
       const now = clock.now();
       await db.transaction(async (tx) => {
         await lockApplication(tx, applicationId);
@@ -348,6 +435,14 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
           conversionStatus: null,
         });
         if (!removed) throw new AppError('RECOMMENDER_LOCKED');
+        await recordChecklistEvent(tx, {
+          applicationId,
+          action: 'recommender-removed',
+          actor: actor.name,
+          recommenderId: id,
+          ip: actor.ip,
+          at: now,
+        });
         await bumpChecklistVersion(tx, applicationId);
       });
       return readChecklist(applicationId);
@@ -359,19 +454,62 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
       actor: ChecklistActor,
     ): Promise<ChecklistResponse> {
       const now = clock.now();
-      const taken = await takeApplicantReminder(
-        db,
-        applicationId,
-        id,
-        now,
-        APPLICANT_REMINDER_GAP_MS,
-      );
+      const current = await findRecommender(db, applicationId, id);
+      if (!current) throw new AppError('NOT_FOUND', CHECKLIST_MESSAGES.recommenderNotFound);
+      if (current.submittedAt) throw new AppError('RECOMMENDER_LOCKED');
+      if (current.linkExpiresAt <= now) {
+        // A reminder with a dead link helps nobody: the recommender gets a fresh one instead.
+        const renewed = await db.transaction(async (tx) => {
+          await lockApplication(tx, applicationId);
+          await takeInvitation(tx, applicationId, current.email, now);
+          const row = await updateOpenRecommender(tx, applicationId, id, {
+            ...issueLink(now),
+            ferpaWaived: await readFerpaWaived(tx, applicationId),
+            applicantRemindedAt: now,
+          });
+          if (!row) throw new AppError('RECOMMENDER_LOCKED');
+          await recordChecklistEvent(tx, {
+            applicationId,
+            action: 'link-sent',
+            actor: actor.name,
+            recommenderId: id,
+            ip: actor.ip,
+            at: now,
+          });
+          return row;
+        });
+        await mailRecommender(renewed, 'invitation');
+        return readChecklist(applicationId);
+      }
+      const taken = await db.transaction(async (tx) => {
+        const row = await takeApplicantReminder(
+          tx,
+          applicationId,
+          id,
+          now,
+          APPLICANT_REMINDER_GAP_MS,
+        );
+        if (!row) return null;
+        const key = allowanceKey(deps.hmacKey, 'mail', row.email);
+        if (!(await takeAllowance(tx, key, now, deps.mailLimits))) {
+          throw new AppError('RATE_LIMITED', CHECKLIST_MESSAGES.addressMailLimited);
+        }
+        await recordChecklistEvent(tx, {
+          applicationId,
+          action: 'reminder-sent',
+          actor: actor.name,
+          recommenderId: id,
+          ip: actor.ip,
+          at: now,
+        });
+        return row;
+      });
       if (!taken) {
-        const current = await findRecommender(db, applicationId, id);
-        if (!current) throw new AppError('NOT_FOUND', CHECKLIST_MESSAGES.recommenderNotFound);
-        if (current.submittedAt) throw new AppError('RECOMMENDER_LOCKED');
+        const latest = await findRecommender(db, applicationId, id);
+        if (!latest) throw new AppError('NOT_FOUND', CHECKLIST_MESSAGES.recommenderNotFound);
+        if (latest.submittedAt) throw new AppError('RECOMMENDER_LOCKED');
         const next = new Date(
-          (current.applicantRemindedAt?.getTime() ?? now.getTime()) + APPLICANT_REMINDER_GAP_MS,
+          (latest.applicantRemindedAt?.getTime() ?? now.getTime()) + APPLICANT_REMINDER_GAP_MS,
         );
         throw new AppError('REMINDER_TOO_SOON', undefined, {
           headers: {
@@ -379,14 +517,6 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
           },
         });
       }
-      await recordChecklistEvent(db, {
-        applicationId,
-        action: 'reminder-sent',
-        actor: actor.name,
-        recommenderId: id,
-        ip: actor.ip,
-        at: now,
-      });
       await mailRecommender(taken, 'reminder');
       return readChecklist(applicationId);
     },
@@ -523,9 +653,10 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
             at: now,
           });
           await bumpChecklistVersion(tx, row.applicationId);
-          return row;
+          return recordChecklistWebhooks(tx, row.applicationId, now, 'received');
         });
         if (!received) return explain();
+        await deps.queueWebhooks(received);
         return { status: 'received', message: CHECKLIST_MESSAGES.letterReceived };
       }
 
@@ -607,11 +738,11 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
       actor: ChecklistActor,
     ): Promise<ChecklistResponse> {
       const application = await findApplication(db, applicationId);
-      if (!application) throw new AppError('NOT_FOUND', CHECKLIST_MESSAGES.itemNotFound);
+      if (!application) throw new AppError('NOT_FOUND', STAFF_MESSAGES.notFound);
       const now = clock.now();
       const title = body.title.trim();
       const message = body.message.trim();
-      const request = await db.transaction(async (tx) => {
+      const { request, deliveries } = await db.transaction(async (tx) => {
         const inserted = await insertRequest(tx, {
           applicationId,
           title,
@@ -628,8 +759,12 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
           at: now,
         });
         await bumpChecklistVersion(tx, applicationId);
-        return inserted;
+        return {
+          request: inserted,
+          deliveries: await recordChecklistWebhooks(tx, applicationId, now, 'requested'),
+        };
       });
+      await deps.queueWebhooks(deliveries);
       const account = await findAccountById(db, application.userId);
       if (account) {
         await deps.sendMail(
@@ -664,7 +799,7 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
         );
       }
       const now = clock.now();
-      await db.transaction(async (tx) => {
+      const deliveries = await db.transaction(async (tx) => {
         const waived = await insertWaiver(tx, {
           applicationId,
           itemId,
@@ -681,7 +816,9 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
           at: now,
         });
         await bumpChecklistVersion(tx, applicationId);
+        return recordChecklistWebhooks(tx, applicationId, now, 'waived');
       });
+      await deps.queueWebhooks(deliveries);
       return readChecklist(applicationId);
     },
   };

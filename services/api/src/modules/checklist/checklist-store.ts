@@ -15,7 +15,9 @@ export interface ChecklistAuditEntry {
     | 'link-opened'
     | 'letter-submitted'
     | 'reminder-sent'
-    | 'material-received';
+    | 'material-received'
+    | 'recommender-changed'
+    | 'recommender-removed';
   actor: string;
   itemId?: string;
   recommenderId?: string;

@@ -146,7 +146,7 @@ export const checklistAudit = pgTable(
     index('checklist_audit_application_idx').on(t.applicationId, t.createdAt),
     check(
       'checklist_audit_action_check',
-      sql`${t.action} IN ('request', 'waiver', 'link-sent', 'link-opened', 'letter-submitted', 'reminder-sent', 'material-received')`,
+      sql`${t.action} IN ('request', 'waiver', 'link-sent', 'link-opened', 'letter-submitted', 'reminder-sent', 'material-received', 'recommender-changed', 'recommender-removed')`,
     ),
   ],
 );

@@ -104,6 +104,7 @@ export function createRecordBuilder(options: RecordBuilderOptions) {
     : [];
   const fixed = {
     id: at('application_id'),
+    externalId: at('external_id'),
     round: at('round'),
     status: at('status'),
     submittedAt: at('submitted_at'),
@@ -121,6 +122,7 @@ export function createRecordBuilder(options: RecordBuilderOptions) {
     }
     const values = new Array<string>(width).fill('');
     values[fixed.id] = row.id;
+    values[fixed.externalId] = row.externalId ?? '';
     values[fixed.round] = row.roundCode;
     values[fixed.status] = row.submittedAt ? 'submitted' : 'started';
     values[fixed.submittedAt] = row.submittedAt ?? '';

@@ -16,6 +16,8 @@ import { buildSelectionFilters, type SelectionCriteria } from './selection';
 
 export interface DataRow {
   id: string;
+  /** The student system's ID, once it sent one back. */
+  externalId: string | null;
   roundCode: string;
   /** ISO 8601 in UTC with milliseconds, as Date.toISOString() writes it; null while started. */
   submittedAt: string | null;
@@ -104,6 +106,7 @@ async function readRows(db: Db, ids: string[], sensitive: boolean): Promise<Data
   const a = applications;
   const { rows } = await db.execute<{
     id: string;
+    external_id: string | null;
     round_code: string;
     submitted_at: string | null;
     updated_at: string;
@@ -111,7 +114,7 @@ async function readRows(db: Db, ids: string[], sensitive: boolean): Promise<Data
     answer: Record<string, string>;
     tabs: Record<string, string>;
     sensitive: Record<string, string> | null;
-  }>(sql`SELECT ${a.id} AS id, ${a.roundCode} AS round_code,
+  }>(sql`SELECT ${a.id} AS id, ${a.externalId} AS external_id, ${a.roundCode} AS round_code,
       ${isoText(sql`${a.submittedAt}`)} AS submitted_at, ${isoText(sql`${a.updatedAt}`)} AS updated_at,
       ${a.version} AS version, ${a.answer} AS answer, ${a.tabs} AS tabs,
       ${sensitive ? sql`${a.sensitive}` : sql`NULL::jsonb`} AS sensitive
@@ -120,6 +123,7 @@ async function readRows(db: Db, ids: string[], sensitive: boolean): Promise<Data
   return rows
     .map((r): DataRow => ({
       id: r.id,
+      externalId: r.external_id,
       roundCode: r.round_code,
       submittedAt: r.submitted_at,
       updatedAt: r.updated_at,

@@ -32,8 +32,8 @@ export async function countPdfPages(bytes: Uint8Array): Promise<number> {
 
 /** A layout function without a page count (the production renderer), counted on this thread. */
 export function createPdfLayout(render: PdfRenderer): PageCountingRenderer {
-  return async (view, cover, documents) => {
-    const bytes = await render(view, cover, documents);
+  return async (view, cover, documents, checklist) => {
+    const bytes = await render(view, cover, documents, checklist);
     return { bytes, pages: await countPdfPages(bytes) };
   };
 }
@@ -48,8 +48,8 @@ export function createApplicationRenderer(
     const rendered = await renderApplication(
       {
         ...deps,
-        render: async (view, cover, documents) => {
-          const { bytes, pages } = await layout(view, cover, documents);
+        render: async (view, cover, documents, checklist) => {
+          const { bytes, pages } = await layout(view, cover, documents, checklist);
           laidOut = { pages, documents: documents.map((d) => d.title) };
           return bytes;
         },

@@ -14,8 +14,13 @@ export interface Allowance {
 export const ADDRESS_THROTTLE_MEMORY_MS = 24 * 60 * 60 * 1000;
 
 /** The row key of an address's allowance of one kind: an HMAC, so the table holds no address. */
-export function allowanceKey(hmacKey: Buffer, kind: 'mail' | 'confirm', email: string): string {
-  return `${kind}:${hmac(hmacKey, `address-throttle:${kind}:${email}`)}`;
+export function allowanceKey(
+  hmacKey: Buffer,
+  /** mail: e-mails to an address; confirm: code attempts; invite: an application's invitations. */
+  kind: 'mail' | 'confirm' | 'invite',
+  subject: string,
+): string {
+  return `${kind}:${hmac(hmacKey, `address-throttle:${kind}:${subject}`)}`;
 }
 
 /**

@@ -5,12 +5,19 @@
 import type * as PdfModule from '@admissions/answer-view/pdf';
 import type { SandboxPool } from '../../platform/sandbox/sandbox-pool';
 import type { AnswerView, ApplicationCover } from '@admissions/answer-view';
-import type { PageCountingRenderer, PdfDocumentInput, PdfRenderer } from './render-application';
+import type {
+  PageCountingRenderer,
+  PdfChecklistItemInput,
+  PdfDocumentInput,
+  PdfRenderer,
+} from './render-application';
 
 export interface RenderApplicationInput {
   view: AnswerView;
   cover: ApplicationCover;
   documents: PdfDocumentInput[];
+  /** The staff copy's received checklist items (their PDFs parsed here too, in the child). */
+  checklist: PdfChecklistItemInput[];
 }
 
 export interface RenderApplicationResult {
@@ -27,8 +34,8 @@ function loadPdfModule(): Promise<typeof PdfModule> {
 
 // The tagged (PDF/UA) renderer, laid out with pdfkit (issue #32); the react-pdf one stays in the
 // package for the benchmark's comparison.
-export const renderApplicationPdf: PdfRenderer = async (view, cover, documents) =>
-  (await loadPdfModule()).renderTaggedApplicationPdf(view, cover, documents);
+export const renderApplicationPdf: PdfRenderer = async (view, cover, documents, checklist) =>
+  (await loadPdfModule()).renderTaggedApplicationPdf(view, cover, documents, checklist);
 
 /** The same, with the page count the renderer knows (the export's index lists it). */
 export async function renderCountedApplicationPdf(
@@ -55,8 +62,9 @@ export function createSandboxedRenderers(sandbox: SandboxPool): SandboxedRendere
   const run = async (input: RenderApplicationInput) =>
     sandbox.run<RenderApplicationResult>('render-application', input);
   return {
-    render: async (view, cover, documents) => (await run({ view, cover, documents })).bytes,
-    layout: (view, cover, documents) => run({ view, cover, documents }),
+    render: async (view, cover, documents, checklist) =>
+      (await run({ view, cover, documents, checklist })).bytes,
+    layout: (view, cover, documents, checklist) => run({ view, cover, documents, checklist }),
     async warm() {
       await sandbox.run<null>('warm-pdf-renderer', null);
     },

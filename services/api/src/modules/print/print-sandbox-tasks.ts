@@ -8,7 +8,7 @@ import {
 } from './pdf-renderer';
 
 function renderApplicationTask(input: RenderApplicationInput): Promise<RenderApplicationResult> {
-  return renderCountedApplicationPdf(input.view, input.cover, input.documents);
+  return renderCountedApplicationPdf(input.view, input.cover, input.documents, input.checklist);
 }
 
 export const SANDBOX_TASKS = {

@@ -18,6 +18,8 @@ export interface ApplicationSnapshot {
   tabs: Record<string, string>;
   documents: DocumentAnswerRow[];
   submittedAt: Date | null;
+  /** The student information system's ID, once its return feed sent it. */
+  externalId: string | null;
 }
 
 /**
@@ -47,5 +49,6 @@ export async function readApplicationSnapshot(
     tabs: row.tabs,
     documents,
     submittedAt: row.submittedAt,
+    externalId: row.externalId,
   };
 }

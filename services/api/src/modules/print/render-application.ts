@@ -1,28 +1,35 @@
 // One application → its PDF: the view model (packages/answer-view, the same one the print view
-// lays out), the cover, and every converted document appended under its question's label.
+// lays out), the cover, and every converted document appended under its question's label; the
+// staff copy then ends with the received checklist items (issue #30), the applicant's never.
 import { APPLICATION_DEFINITION, type PartnerConfig } from '@admissions/form';
 import {
   buildAnswerView,
   formatApplicantName,
   type AnswerView,
   type ApplicationCover,
+  type PdfChecklistItemInput,
   type PdfDocumentInput,
 } from '@admissions/answer-view';
 import type { Db } from '../../platform/db/connect';
 import type { Clock } from '../../platform/lib/clock';
 import type { StorageDriver } from '../../platform/storage/storage-driver';
 import { readApplicationVersion } from '../application';
+import { readReceivedItems } from '../checklist';
 import { readCoverRound } from './cover-round';
 import { readApplicationSnapshot, type ApplicationSnapshot } from './read-application';
 import type { PdfAudience } from './pdf-store';
 
-export type { PdfDocumentInput } from '@admissions/answer-view';
+export type { PdfChecklistItemInput, PdfDocumentInput } from '@admissions/answer-view';
 
-/** `renderApplicationPdf` of `@admissions/answer-view/pdf`, or a stand-in in tests. */
+/**
+ * `renderTaggedApplicationPdf` of `@admissions/answer-view/pdf`, or a stand-in in tests.
+ * `checklist` is empty in the applicant's copy.
+ */
 export type PdfRenderer = (
   view: AnswerView,
   cover: ApplicationCover,
   documents: PdfDocumentInput[],
+  checklist: PdfChecklistItemInput[],
 ) => Promise<Uint8Array>;
 
 /** Lays out one application and also answers its page count (the export's index needs it). */
@@ -30,6 +37,7 @@ export type PageCountingRenderer = (
   view: AnswerView,
   cover: ApplicationCover,
   documents: PdfDocumentInput[],
+  checklist: PdfChecklistItemInput[],
 ) => Promise<{ bytes: Uint8Array; pages: number }>;
 
 /** Converted PDFs are small (1 MB uploads), but a docx can grow when laid out: a generous cap. */
@@ -89,10 +97,30 @@ export function listShownKeys(view: AnswerView): RenderedApplication['shown'] {
 }
 
 /**
+ * The staff copy's received checklist items, each converted PDF read from storage (parsed only in
+ * the renderer's sandbox child); null when one is missing. Never read for the applicant's copy:
+ * it is their copy of what they submitted, and a letter is written to the office — under the
+ * FERPA waiver the applicant gave up reading it (print README).
+ */
+async function readChecklistItems(
+  deps: RenderDeps,
+  applicationId: string,
+): Promise<PdfChecklistItemInput[] | null> {
+  const items: PdfChecklistItemInput[] = [];
+  for (const item of await readReceivedItems(deps.db, applicationId)) {
+    const bytes = item.pdfKey ? await deps.storage.read(item.pdfKey, MAX_DOCUMENT_PDF_BYTES) : null;
+    if (item.pdfKey && !bytes) return null;
+    items.push({ title: item.title, details: item.details, text: item.text, bytes });
+  }
+  return items;
+}
+
+/**
  * Reads the application and its documents once, at one version (readApplicationSnapshot), then
  * renders. A change landing meanwhile does not matter (the PDF is recorded for the version it
  * shows, and the next request sees a newer one), except when it removed a document the snapshot
- * names: then the application is read again.
+ * names: then the application is read again. The checklist items are read after the snapshot, so
+ * they are never older than the version the PDF is recorded for.
  */
 export async function renderApplication(
   deps: RenderDeps,
@@ -115,9 +143,15 @@ export async function renderApplication(
       }
       documents.push({ title: document.label, bytes, fileName: document.fileName });
     }
-    if (missing) {
+    const checklist =
+      audience === 'applicant' || missing ? [] : await readChecklistItems(deps, applicationId);
+    if (missing || !checklist) {
       if ((await readApplicationVersion(deps.db, applicationId)) !== snapshot.version) continue;
-      throw new Error('a converted document is missing from storage');
+      throw new Error(
+        missing
+          ? 'a converted document is missing from storage'
+          : 'a checklist item’s document is missing from storage',
+      );
     }
     // The staff and service copies name the round; the applicant knows which one they applied in.
     const round =
@@ -129,12 +163,16 @@ export async function renderApplication(
       applicantName: formatApplicantName(snapshot.answers) || snapshot.email,
       applicationId: snapshot.applicationId,
       ...(round ? { round } : {}),
+      // The student system's ID, for the office: not on the applicant's own copy.
+      ...(audience !== 'applicant' && snapshot.externalId
+        ? { externalId: snapshot.externalId }
+        : {}),
       email: snapshot.email,
       submittedAt: snapshot.submittedAt?.toISOString() ?? null,
       generatedAt: deps.clock.now().toISOString(),
       listUntaggedDocuments: audience !== 'applicant',
     };
-    const bytes = await deps.render(view, cover, documents);
+    const bytes = await deps.render(view, cover, documents, checklist);
     return { bytes, version: snapshot.version, shown: listShownKeys(view), snapshot };
   }
   throw new ApplicationChangingError();

@@ -21,8 +21,9 @@ export const serviceAudit = pgTable(
     applicationId: uuid('application_id').notNull(),
     /**
      * 'print-view' (GET /service/tmp-pdf), 'pdf' (GET /service/pdf, a staff PDF export's
-     * download), 'data-export' (a staff data export's download) or 'sensitive-export' (SSN and
-     * alien registration number decrypted into a data export, with the reason).
+     * download), 'checklist' (staff), 'data-export' (a staff data export's download) or
+     * 'sensitive-export' (SSN and alien registration number decrypted into a data export, with
+     * the reason).
      */
     action: text('action').notNull(),
     shown: jsonb('shown').$type<{ answers: string[]; documents: string[] }>().notNull(),
@@ -41,7 +42,7 @@ export const serviceAudit = pgTable(
     index('service_audit_token_idx').on(t.tokenId),
     check(
       'service_audit_action_check',
-      sql`${t.action} IN ('print-view', 'pdf', 'data-export', 'sensitive-export')`,
+      sql`${t.action} IN ('print-view', 'pdf', 'checklist', 'data-export', 'sensitive-export')`,
     ),
   ],
 );

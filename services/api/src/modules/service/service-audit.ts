@@ -4,7 +4,8 @@ import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db/connect';
 import { serviceAudit } from './schema';
 
-export type ServiceAuditAction = 'print-view' | 'pdf' | 'data-export' | 'sensitive-export';
+export type ServiceAuditAction =
+  'print-view' | 'pdf' | 'checklist' | 'data-export' | 'sensitive-export';
 
 export interface ServiceAuditEntry {
   tokenId: string;

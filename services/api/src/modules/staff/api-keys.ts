@@ -5,7 +5,7 @@ import type { Db } from '../../platform/db/connect';
 import { staffApiKeys } from './schema';
 import { generateToken, hashToken } from '../../platform/lib/crypto';
 
-export const API_KEY_SCOPES = ['read', 'export'] as const;
+export const API_KEY_SCOPES = ['read', 'export', 'write-ids'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 const KEY_PATTERN = /^sk_[A-Za-z0-9_-]{43}$/;
 

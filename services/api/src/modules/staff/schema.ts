@@ -80,7 +80,7 @@ export const staffApiKeys = pgTable(
     revokedAt: at('revoked_at'),
     lastUsedAt: at('last_used_at'),
   },
-  (t) => [check('staff_api_keys_scope_check', sql`${t.scope} IN ('read', 'export')`)],
+  (t) => [check('staff_api_keys_scope_check', sql`${t.scope} IN ('read', 'export', 'write-ids')`)],
 );
 
 /**

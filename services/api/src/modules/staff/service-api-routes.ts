@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { ENDPOINTS, PRINT_VIEW_PATH, STAFF_MESSAGES } from '@admissions/api-contract';
 import type { Config } from '../../platform/config';
 import type { Db } from '../../platform/db/connect';
-import { findApplication } from '../application';
+import { findApplication, setExternalId } from '../application';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
 import { publicRouteLimit } from '../../platform/http/security';
@@ -59,6 +59,9 @@ export const serviceApiRoutes: FastifyPluginAsyncTypebox<ServiceApiRouteOptions>
     config: publicRouteLimit(options.config),
     handler: async (request) => {
       const key = keyOf(request);
+      // The access guard refused any other scope already; this narrows the type for the token.
+      if (key.scope === 'write-ids')
+        throw new AppError('API_KEY_SCOPE', STAFF_MESSAGES.apiKeyScope);
       const application = await findApplication(db, request.body.application_id);
       if (!application) throw new AppError('NOT_FOUND', STAFF_MESSAGES.notFound);
       const ttl = request.body.ttl_seconds;
@@ -93,6 +96,28 @@ export const serviceApiRoutes: FastifyPluginAsyncTypebox<ServiceApiRouteOptions>
         at: clock.now(),
       });
       return answer;
+    },
+  });
+
+  // The student system's return feed: the one thing about an application an API key may write.
+  registerEndpoint(app, ENDPOINTS.setExternalId, {
+    config: publicRouteLimit(options.config),
+    handler: async (request) => {
+      const key = keyOf(request);
+      const externalId = request.body.external_id;
+      const outcome = await setExternalId(db, request.params.id, externalId);
+      if (outcome === 'not-found') throw new AppError('NOT_FOUND', STAFF_MESSAGES.notFound);
+      if (outcome === 'taken') {
+        throw new AppError(
+          'EXTERNAL_ID_TAKEN',
+          `The student system ID "${externalId}" already belongs to another application.`,
+        );
+      }
+      request.log.info(
+        { apiKey: key.id, application: request.params.id, outcome },
+        'external id stored',
+      );
+      return { application_id: request.params.id, external_id: externalId };
     },
   });
 };

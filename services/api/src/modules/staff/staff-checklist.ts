@@ -6,10 +6,33 @@ import { ENDPOINTS } from '@admissions/api-contract';
 import { registerEndpoint } from '../../platform/http/register-endpoint';
 import type { ChecklistService } from '../checklist';
 import { currentStaff } from './require-staff';
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../../platform/db/connect';
+import type { Clock } from '../../platform/lib/clock';
+import { recordServiceRead } from '../service';
 
-export function registerStaffChecklist(app: FastifyInstance, checklist: ChecklistService): void {
+export function registerStaffChecklist(
+  app: FastifyInstance,
+  deps: { db: Db; clock: Clock; checklist: ChecklistService },
+): void {
+  const { db, clock, checklist } = deps;
+  // It names recommenders and their addresses: a read of the application like any other, with
+  // its row in the staff audit.
   registerEndpoint(app, ENDPOINTS.readStaffChecklist, {
-    handler: async (request) => checklist.readChecklist(request.params.id),
+    handler: async (request) => {
+      const user = currentStaff(request);
+      const answer = await checklist.readChecklist(request.params.id);
+      await recordServiceRead(db, {
+        tokenId: `staff:${randomBytes(9).toString('base64url')}`,
+        applicationId: request.params.id,
+        action: 'checklist',
+        shown: { answers: [], documents: answer.items.map((i) => i.id) },
+        ip: request.ip,
+        at: clock.now(),
+        staff: { id: user.staffId, email: user.email },
+      });
+      return answer;
+    },
   });
 
   registerEndpoint(app, ENDPOINTS.requestStaffItem, {

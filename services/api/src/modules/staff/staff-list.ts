@@ -73,7 +73,9 @@ export function buildStaffFilters(
     .slice(0, MAX_WORDS);
   for (const word of words) {
     // staff_fold() leaves only a-z, 0-9, @, . and spaces, so the folded word has no LIKE wildcard.
-    conditions.push(sql`a.staff_search_text LIKE '%' || staff_fold(${word}) || '%'`);
+    // A student system ID matches whole, in any letter case (its unique index on upper()).
+    conditions.push(sql`(a.staff_search_text LIKE '%' || staff_fold(${word}) || '%'
+      OR upper(a.external_id) = upper(${word}))`);
   }
   if (query.from)
     conditions.push(sql`a.submitted_at >= ${query.from}::date::timestamp AT TIME ZONE 'UTC'`);
@@ -144,6 +146,7 @@ export async function listStaffApplications(
             email: string;
             entry_term: string | null;
             major: string | null;
+            external_id: string | null;
             checklist_done: number | string;
             checklist_required: number | string;
           }>(sql`
@@ -151,7 +154,7 @@ export async function listStaffApplications(
               a.answer->>'first_name' AS first_name, a.answer->>'middle_name' AS middle_name,
               a.answer->>'last_name' AS last_name, u.email,
               a.answer->>'entry_term' AS entry_term, a.answer->>'applied_major' AS major,
-              ${done} AS checklist_done, ${required} AS checklist_required
+              a.external_id, ${done} AS checklist_done, ${required} AS checklist_required
             FROM (
               -- The page is found on applications alone; only its rows meet users.
               SELECT a.* FROM ${applications} a WHERE ${whereOf(withStatus)}
@@ -172,6 +175,7 @@ export async function listStaffApplications(
       email: r.email,
       entry_term: labels.entry_term(r.entry_term ?? ''),
       major: labels.applied_major(r.major ?? ''),
+      external_id: r.external_id,
       checklist: { done: Number(r.checklist_done), required: Number(r.checklist_required) },
     })),
     total,

@@ -23,6 +23,7 @@ import { OIDC_COOKIE, OIDC_COOKIE_PATH, OIDC_FLOW_TTL_MS, type StaffOidc } from 
 import { listStaffApplications, type StaffListLabels } from './staff-list';
 import type { ChecklistService } from '../checklist';
 import { registerStaffChecklist } from './staff-checklist';
+import { registerStaffWebhooks } from './staff-webhooks';
 import { recordListRead } from './list-audit';
 import { listStaffRounds } from './staff-rounds';
 import { createFindStaff, createRequireStaff, currentStaff, requireRole } from './require-staff';
@@ -69,7 +70,8 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
     reply.header('cache-control', 'no-store');
   });
   const limited = { config: publicRouteLimit(options.config) };
-  registerStaffChecklist(app, options.checklist);
+  registerStaffChecklist(app, { db, clock, checklist: options.checklist });
+  registerStaffWebhooks(app, db);
 
   registerEndpoint(app, ENDPOINTS.startStaffOidc, {
     ...limited,
