@@ -58,7 +58,10 @@ describe.each(availableDrivers())('cross-site requests to every state change (%s
   }
 
   function send(route: FuzzRoute, headers: Record<string, string>, jar: Record<string, string>) {
-    const url = fillPath(route.path, { key: 'personal_statement_doc' });
+    const url = fillPath(route.path, {
+      key: 'personal_statement_doc',
+      id: '00000000-0000-4000-8000-000000000000',
+    });
     const multipart = route.path === API_ROUTES.storageUpload;
     const withBody = route.method !== 'GET';
     return t.runtime.app.inject({
