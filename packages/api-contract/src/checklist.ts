@@ -136,7 +136,8 @@ export const ChecklistResponse = Type.Object(
 export type ChecklistResponse = Static<typeof ChecklistResponse>;
 
 /** One line of visible text: no control characters (they would reach e-mail subjects). */
-const ONE_LINE = '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$';
+const ONE_LINE =
+  '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$';
 const PersonName = Type.String({ minLength: 1, maxLength: 120, pattern: ONE_LINE });
 const Email = Type.String({ minLength: 3, maxLength: 254 });
 
