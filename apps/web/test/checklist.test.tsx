@@ -157,6 +157,31 @@ describe('the checklist on /completion', () => {
     );
   });
 
+  it('reads the checklist again on each visit: Final Steps’ copy does not stand for /completion', async () => {
+    // The first read: before the application's submit was recorded; the second: after.
+    let reads = 0;
+    const before = checklist({
+      submitted: false,
+      items: checklist().items.map(({ received_at: _, ...entry }) =>
+        entry.id === 'application' ? { ...entry, status: 'awaiting' as const } : entry,
+      ),
+    });
+    const stub = renderCompletion({
+      'GET /api/checklist': () => ({ body: reads++ === 0 ? before : checklist() }),
+    });
+    let panel = await findChecklist();
+    expect(findItem(panel, 'application')).toHaveAttribute('data-status', 'awaiting');
+    // Another page (the staff print view, which asks nothing without its token), then back.
+    await act(() => stub.router.navigate('/print'));
+    await waitFor(() => expect(screen.queryByTestId('applicant-checklist')).toBeNull(), SLOW);
+    await act(() => stub.router.navigate('/completion'));
+    panel = await findChecklist();
+    await waitFor(() =>
+      expect(findItem(panel, 'application')).toHaveAttribute('data-status', 'received'),
+    );
+    expect(calls(stub.calls, 'GET', '/api/checklist')).toHaveLength(2);
+  });
+
   it('says when a link has expired, and that Remind sends a new one', async () => {
     renderCompletion({
       'GET /api/checklist': {
