@@ -24,6 +24,7 @@ const SECTION_ORDER = [
   'isolation',
   'application-pdf',
   'export',
+  'data-export',
   'staff-list',
   'load',
   'autosave',

@@ -629,10 +629,13 @@ export const ENDPOINTS = {
   }),
   startStaffExport: defineEndpoint(ROUTE.startStaffExport, {
     tags: staff,
-    summary: 'Starts an export of the selection (exporter role): the pg-boss export job',
+    summary:
+      'Starts an export of the selection (exporter role): PDFs through the pg-boss export job, or a data file',
     description:
-      "Only what changed since this exporter's last export is rendered unless `force`. " +
-      '403 for readers; 409 while another export of this exporter runs.',
+      "Only what changed since this exporter's last export is rendered (or, for a data export, " +
+      'written) unless `force`. `include_sensitive` (data formats only, with a `reason`) decrypts ' +
+      'SSN and alien registration number into the file and writes one service_audit row per ' +
+      'application. 403 for readers; 409 while another export of this exporter runs.',
     body: StaffExportBody,
     response: { 202: StaffExportResponse },
     errors: [...WRITE, 'EXPORT_RUNNING'],
@@ -652,12 +655,19 @@ export const ENDPOINTS = {
   }),
   downloadStaffExport: defineEndpoint(ROUTE.downloadStaffExport, {
     tags: staff,
-    summary: 'The finished export: the zip (PDFs, index.csv, index.json) or the combined PDF',
+    summary:
+      'The finished export: the zip (PDFs, index.csv, index.json), the combined PDF or the data file',
     description:
       'Writes one service_audit row per application in the file, naming the exporter. 410 ' +
       `once deleted (${STAFF_EXPORT_RETENTION_DAYS} days after it finished).`,
     params: StaffApplicationParams,
-    produces: ['application/zip', 'application/pdf', 'application/json'],
+    produces: [
+      'application/zip',
+      'application/pdf',
+      'text/csv',
+      'application/json',
+      'application/x-ndjson',
+    ],
     response: { 200: ExportFileResponse },
     errors: [...ANY, 'NOT_FOUND', 'EXPORT_NOT_READY', 'EXPORT_EXPIRED', 'EXPORT_UNAUDITED'],
   }),

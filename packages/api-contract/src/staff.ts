@@ -241,7 +241,28 @@ export const STAFF_EXPORT_MESSAGES = {
   interrupted: 'The server stopped before this export finished. Please start it again.',
   expired: 'This export was deleted after 7 days. Please start a new one.',
   unaudited: 'This export was made before downloads were recorded. Please start a new one.',
+  reasonRequired:
+    'Please give the reason for exporting Social Security and alien registration numbers.',
+  sensitiveDataOnly:
+    'Social Security and alien registration numbers go only into a data export (CSV, JSON or NDJSON).',
 } as const;
+
+/** The PDF exports: a zip of PDFs or one combined PDF. */
+export const STAFF_PDF_EXPORT_FORMATS = ['zip', 'combined'] as const;
+/** The data exports (docs/data-export.md): one record per application. */
+export const STAFF_DATA_EXPORT_FORMATS = ['csv', 'json', 'ndjson'] as const;
+export const STAFF_EXPORT_FORMATS = [
+  ...STAFF_PDF_EXPORT_FORMATS,
+  ...STAFF_DATA_EXPORT_FORMATS,
+] as const;
+export type StaffExportFormat = (typeof STAFF_EXPORT_FORMATS)[number];
+export type StaffDataExportFormat = (typeof STAFF_DATA_EXPORT_FORMATS)[number];
+
+export function isDataExportFormat(format: string): format is StaffDataExportFormat {
+  return (STAFF_DATA_EXPORT_FORMATS as readonly string[]).includes(format);
+}
+
+const StaffExportFormatSchema = Type.Union(STAFF_EXPORT_FORMATS.map((f) => Type.Literal(f)));
 
 /** Finished exports are kept this long, then their file is deleted (the row stays, 'expired'). */
 export const STAFF_EXPORT_RETENTION_DAYS = 7;
@@ -274,9 +295,16 @@ export const StaffExportBody = Type.Object(
       },
       { additionalProperties: false },
     ),
-    /** Render everything again, not only what changed since this exporter's last export. */
+    /**
+     * Render everything again (a data export: write every selected application), not only what
+     * changed since this exporter's last export of that kind.
+     */
     force: Type.Optional(Type.Boolean()),
-    format: Type.Union([Type.Literal('zip'), Type.Literal('combined')]),
+    format: StaffExportFormatSchema,
+    /** A data export only: SSN and alien registration number decrypted into their columns. */
+    include_sensitive: Type.Optional(Type.Boolean()),
+    /** Why, required with include_sensitive: kept in each application's audit row. */
+    reason: Type.Optional(Type.String({ maxLength: 500 })),
   },
   { additionalProperties: false },
 );
@@ -291,10 +319,11 @@ export const StaffExportResponse = Type.Object(
       Type.Literal('failed'),
       Type.Literal('expired'),
     ]),
-    format: Type.Union([Type.Literal('zip'), Type.Literal('combined')]),
+    format: StaffExportFormatSchema,
     selected: Type.Integer(),
     /** Applications finished so far (rendered, unchanged or failed). */
     done: Type.Integer(),
+    /** PDFs rendered, or a data export's records written. */
     rendered: Type.Integer(),
     unchanged: Type.Integer(),
     failed: Type.Integer(),
@@ -303,7 +332,7 @@ export const StaffExportResponse = Type.Object(
     filters: StaffExportBody.properties.filters,
     created_at: Type.String(),
     finished_at: Type.Union([Type.String(), Type.Null()]),
-    /** When completed: GET it (same staff session) for the zip or the combined PDF; else ''. */
+    /** When completed: GET it (same staff session) for the file; else ''. */
     download_url: Type.String(),
   },
   { additionalProperties: false },

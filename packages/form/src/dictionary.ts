@@ -173,7 +173,8 @@ const CSV_COLUMNS = [
   'optionsNote',
 ] as const satisfies readonly (keyof DictionaryRow)[];
 
-function quoteCsv(value: string): string {
+/** RFC 4180: quoted when it holds a comma, a quote or a line break; quotes doubled. */
+export function quoteCsvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
@@ -190,6 +191,7 @@ export type DictionaryFormat = 'json' | 'csv';
 export function formatDictionary(rows: readonly DictionaryRow[], format: DictionaryFormat): string {
   if (format === 'json') return `${JSON.stringify(rows, null, 2)}\n`;
   const lines = [CSV_COLUMNS.join(',')];
-  for (const row of rows) lines.push(CSV_COLUMNS.map((c) => quoteCsv(cellOf(row, c))).join(','));
+  for (const row of rows)
+    lines.push(CSV_COLUMNS.map((c) => quoteCsvField(cellOf(row, c))).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -24,3 +24,4 @@ export * from './page-map';
 export * from './integrity';
 export * from './dictionary';
 export * from './rounds';
+export * from './export-columns';

@@ -6,7 +6,11 @@ import pino from 'pino';
 import {
   APPLICATION_DEFINITION,
   buildDataDictionary,
+  buildExportColumns,
+  buildMappingTemplate,
   formatDictionary,
+  formatExportColumns,
+  formatMappingTemplate,
   type DictionaryFormat,
 } from '@admissions/form';
 import { ConfigError, loadConfig, type Config } from '../platform/config';
@@ -31,9 +35,11 @@ import { ROUNDS_USAGE, runRoundsCommand } from './cli/rounds-commands';
 import { IMPORT_IDS_USAGE, runImportIds } from './cli/import-ids-command';
 import { WEBHOOKS_USAGE, runWebhooksCommand } from './cli/webhooks-commands';
 import {
+  DATA_EXPORT_USAGE,
   EXPORT_USAGE,
   ExportFatalError,
   ExportUsageError,
+  runDataExportCommand,
   runExportCommand,
 } from '../modules/export';
 import {
@@ -48,7 +54,10 @@ const USAGE = `Usage: npm run cli -- <command> [options]
 Commands:
   migrate                         apply pending database migrations
   worker                          run job workers (e-mail, document conversion) until stopped
-  dictionary [--format json|csv]  print the data dictionary of the application
+  dictionary [--format json|csv] [--columns | --mapping-template [--system NAME]]
+                                  print the data dictionary of the application; --columns: the
+                                  data export's columns; --mapping-template: every coded key with
+                                  its codes, to fill in as a code mapping
   lookup import --category hs_ceeb|college_ceeb|address --file list.csv [--dry-run]
                                   upsert a school or address list by code; prints accepted and
                                   rejected rows (exit code 3 when any row was rejected)
@@ -63,6 +72,11 @@ Commands:
          [--ids FILE] [--force] [--zip] [--combined] [--concurrency N] [--queue]
                                   one staff PDF per application plus index.csv and index.json,
                                   incremental (see export --help; exit 2 when some failed)
+  export-data --out FILE [--format csv|json|ndjson] [--status S] [--round CODE] [--since TIME]
+         [--until TIME] [--incremental] [--map FILE [--system NAME]]
+         [--include-sensitive --reason TEXT]
+                                  one record per application, the dictionary's columns (see
+                                  export-data --help; exit 3 when some records failed)
 ${STAFF_USAGE}
 ${ROUNDS_USAGE}
 ${IMPORT_IDS_USAGE}
@@ -132,15 +146,32 @@ async function runWorker(config: Config): Promise<void> {
 }
 
 async function runDictionary(config: Config, args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { format: { type: 'string', default: 'json' } } });
+  const { values } = parseArgs({
+    args,
+    options: {
+      format: { type: 'string', default: 'json' },
+      columns: { type: 'boolean', default: false },
+      'mapping-template': { type: 'boolean', default: false },
+      system: { type: 'string', default: 'target' },
+    },
+  });
   const format = values.format;
   if (format !== 'json' && format !== 'csv') throw new UsageError('--format must be json or csv');
+  if (values.columns && values['mapping-template']) {
+    throw new UsageError('--columns and --mapping-template print different things: choose one');
+  }
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(values.system)) {
+    throw new UsageError('--system must be letters, digits, - or _');
+  }
   const partner = await loadPartner(config);
   const rows = buildDataDictionary(APPLICATION_DEFINITION, partner);
+  const text = values.columns
+    ? formatExportColumns(buildExportColumns(APPLICATION_DEFINITION, partner), format)
+    : values['mapping-template']
+      ? formatMappingTemplate(buildMappingTemplate(rows), format, values.system)
+      : formatDictionary(rows, format as DictionaryFormat);
   // Wait for the pipe to take it all: process.exit() would cut a large write short.
-  await new Promise<void>((resolve) =>
-    process.stdout.write(formatDictionary(rows, format as DictionaryFormat), () => resolve()),
-  );
+  await new Promise<void>((resolve) => process.stdout.write(text, () => resolve()));
 }
 
 async function runLookup(config: Config, args: string[]): Promise<number> {
@@ -212,6 +243,16 @@ async function main(argv: string[]): Promise<number> {
         stderr: process.stderr,
         cwd: config.invokedFrom,
       });
+    case 'export-data':
+      if (rest.includes('--help')) {
+        console.log(DATA_EXPORT_USAGE);
+        return 0;
+      }
+      return runDataExportCommand(config, rest, {
+        stdout: process.stdout,
+        stderr: process.stderr,
+        cwd: config.invokedFrom,
+      });
     case 'prefill':
       await runPrefill(config, rest, () => openMigratedCliDatabase(config));
       return 0;
@@ -236,7 +277,7 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     sayHeldCliDatabaseNote();
     if (error instanceof ExportUsageError) {
-      console.error(`${error.message}\n\n${EXPORT_USAGE}`);
+      console.error(`${error.message}\n\n${error.usage}`);
     } else if (
       error instanceof ConfigError ||
       error instanceof UsageError ||

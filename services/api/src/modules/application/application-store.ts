@@ -48,7 +48,10 @@ export function splitSensitive(answers: Record<string, string>, key: Buffer) {
 }
 
 /** The applicant's whole answer set, sensitive answers decrypted. */
-export function readAnswers(row: ApplicationRow, key: Buffer): Record<string, string> {
+export function readAnswers(
+  row: Pick<ApplicationRow, 'answer' | 'sensitive'>,
+  key: Buffer,
+): Record<string, string> {
   const answers = { ...row.answer };
   for (const [k, v] of Object.entries(row.sensitive)) answers[k] = unseal(key, v);
   return answers;

@@ -5,6 +5,7 @@ export {
   startChecklistConversionWorker,
   type ChecklistConversionJob,
 } from './checklist-jobs';
+export { readChecklists, type ChecklistSummary } from './checklist-batch';
 export { selectChecklistProgress } from './checklist-progress';
 export { readReceivedItems, type ReceivedChecklistItem } from './received-items';
 export { checklistRoutes } from './checklist-routes';

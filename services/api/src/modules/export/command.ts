@@ -56,7 +56,7 @@ function formatSummary(summary: ExportSummary): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function openExportDatabase(
+export async function openExportDatabase(
   config: Config,
   poolSize: number,
   queue: boolean,
@@ -94,6 +94,35 @@ async function openExportDatabase(
   return database;
 }
 
+/**
+ * Ctrl-C (or SIGTERM): `first` once; a later press quits at once with exit code 130 after
+ * saying `quitMessage`. Answers the function that stops listening.
+ */
+export function onInterrupts(
+  io: Pick<CommandIo, 'stderr'>,
+  quitMessage: string,
+  first: () => void,
+): () => void {
+  let firstInterrupt = 0;
+  const onInterrupt = () => {
+    // Under `npm run` one Ctrl-C arrives several times: from the terminal to the whole process
+    // group, and forwarded again by each npm above us. Only a later press means "quit now".
+    if (firstInterrupt > 0 && Date.now() - firstInterrupt < 1000) return;
+    if (firstInterrupt > 0) {
+      io.stderr.write(`\n${quitMessage}\n`);
+      process.exit(130);
+    }
+    firstInterrupt = Date.now();
+    first();
+  };
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
+  return () => {
+    process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
+  };
+}
+
 export async function runExportCommand(
   config: Config,
   args: string[],
@@ -115,24 +144,12 @@ export async function runExportCommand(
     write: (s) => io.stderr.write(s),
     isTTY: io.stderr.isTTY === true,
   });
-  let firstInterrupt = 0;
-  const onInterrupt = () => {
-    // Under `npm run` one Ctrl-C arrives several times: from the terminal to the whole process
-    // group, and forwarded again by each npm above us. Only a later press means "quit now".
-    if (firstInterrupt > 0 && Date.now() - firstInterrupt < 1000) return;
-    if (firstInterrupt > 0) {
-      // Everything finished so far is already in the state file.
-      io.stderr.write('\nStopped. Run the same command to resume.\n');
-      process.exit(130);
-    }
-    firstInterrupt = Date.now();
+  const stopInterrupts = onInterrupts(io, 'Stopped. Run the same command to resume.', () => {
     controller.abort();
     progress.note(
       'Stopping: letting the applications in progress finish (Ctrl-C again to quit now)…',
     );
-  };
-  process.on('SIGINT', onInterrupt);
-  process.on('SIGTERM', onInterrupt);
+  });
   try {
     const secrets = await loadSecrets(config.secretKey, config.dataDir);
     storage = await createStorage(config, secrets.hmacKey, systemClock);
@@ -169,8 +186,7 @@ export async function runExportCommand(
     await new Promise<void>((resolve) => io.stdout.write(formatSummary(summary), () => resolve()));
     return summary.exitCode;
   } finally {
-    process.off('SIGINT', onInterrupt);
-    process.off('SIGTERM', onInterrupt);
+    stopInterrupts();
     await pool?.close();
     await queue?.stop({ graceful: false, wait: true, timeout: 5_000 }).catch(() => undefined);
     await storage?.close();

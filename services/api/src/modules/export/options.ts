@@ -28,7 +28,11 @@ export interface ExportOptions {
 }
 
 export class ExportUsageError extends Error {
-  constructor(message: string) {
+  /** @param usage the command's usage text, printed after the message */
+  constructor(
+    message: string,
+    readonly usage: string = EXPORT_USAGE,
+  ) {
     super(message);
     this.name = 'ExportUsageError';
   }
@@ -56,12 +60,75 @@ Exit codes: 0 all exported, 2 some applications failed (listed at the end), 1 ba
 database unreachable, 130 interrupted (a rerun resumes).`;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** An instant with its zone: 2026-11-01T12:00Z, 2026-11-01T12:00:00.000+01:00. */
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
 
-function parseDay(flag: string, value: string): Date {
-  if (!isCalendarDay(value)) {
-    throw new ExportUsageError(`${flag} must be a date written YYYY-MM-DD (got "${value}")`);
+/** The bound a --since or --until value sets: a day (UTC), or with `times` an exact instant. */
+function parseBound(flag: string, value: string, times: boolean): { at: Date; day: boolean } {
+  if (isCalendarDay(value)) return { at: new Date(`${value}T00:00:00.000Z`), day: true };
+  if (times && INSTANT.test(value) && isCalendarDay(value.slice(0, 10))) {
+    const at = new Date(value);
+    if (!Number.isNaN(at.getTime())) return { at, day: false };
   }
-  return new Date(`${value}T00:00:00.000Z`);
+  throw new ExportUsageError(
+    times
+      ? `${flag} must be a day YYYY-MM-DD or a time such as 2026-11-01T12:00:00Z (got "${value}")`
+      : `${flag} must be a date written YYYY-MM-DD (got "${value}")`,
+  );
+}
+
+/** What --status, --round, --since and --until select, shared by `export` and `export-data`. */
+export interface SelectionFlags {
+  status: ExportStatusFilter;
+  round: string | null;
+  /** Submitted at or after this instant. */
+  since: Date | null;
+  /** Submitted before this instant. */
+  until: Date | null;
+}
+
+/**
+ * Checks the selection flags, adding each problem to `problems`. With `times`, --since and
+ * --until also take an instant (--until then includes that instant); a day is always UTC, and
+ * --until a day includes all of it.
+ */
+export function checkSelectionFlags(
+  values: { status?: string; round?: string; since?: string; until?: string },
+  problems: string[],
+  times = false,
+): SelectionFlags {
+  const attempt = <T>(fn: () => T): T | null => {
+    try {
+      return fn();
+    } catch (error) {
+      problems.push((error as Error).message);
+      return null;
+    }
+  };
+  const status = values.status ?? 'submitted';
+  if (status !== 'submitted' && status !== 'started' && status !== 'all') {
+    problems.push(`--status must be submitted, started or all (got "${status}")`);
+  }
+  const round = values.round?.trim() ?? null;
+  if (round !== null && !ROUND_CODE_PATTERN.test(round)) {
+    problems.push(
+      `--round must be a round's code such as EA, as npm run cli -- rounds list prints it (got "${values.round}")`,
+    );
+  }
+  const since =
+    values.since === undefined ? null : attempt(() => parseBound('--since', values.since!, times));
+  const until =
+    values.until === undefined ? null : attempt(() => parseBound('--until', values.until!, times));
+  if (since && until && since.at > until.at) problems.push('--since is later than --until');
+  if (status === 'started' && (values.since !== undefined || values.until !== undefined)) {
+    problems.push('--since and --until select by submission date; started applications have none');
+  }
+  return {
+    status: status as ExportStatusFilter,
+    round,
+    since: since?.at ?? null,
+    until: until ? new Date(until.at.getTime() + (until.day ? DAY_MS : 1)) : null,
+  };
 }
 
 /**
@@ -94,34 +161,8 @@ export function parseExportArgs(args: string[], cwd: string, cores: number): Exp
     throw new ExportUsageError((error as Error).message);
   }
   const problems: string[] = [];
-  const attempt = <T>(fn: () => T): T | null => {
-    try {
-      return fn();
-    } catch (error) {
-      problems.push((error as Error).message);
-      return null;
-    }
-  };
-
   if (!values.out || values.out.trim() === '') problems.push('--out DIR is required');
-  const status = values.status ?? 'submitted';
-  if (status !== 'submitted' && status !== 'started' && status !== 'all') {
-    problems.push(`--status must be submitted, started or all (got "${status}")`);
-  }
-  const round = values.round?.trim() ?? null;
-  if (round !== null && !ROUND_CODE_PATTERN.test(round)) {
-    problems.push(
-      `--round must be a round's code such as EA, as npm run cli -- rounds list prints it (got "${values.round}")`,
-    );
-  }
-  const since =
-    values.since === undefined ? null : attempt(() => parseDay('--since', values.since!));
-  const untilDay =
-    values.until === undefined ? null : attempt(() => parseDay('--until', values.until!));
-  if (since && untilDay && since > untilDay) problems.push('--since is later than --until');
-  if (status === 'started' && (values.since !== undefined || values.until !== undefined)) {
-    problems.push('--since and --until select by submission date; started applications have none');
-  }
+  const selection = checkSelectionFlags(values, problems);
   const queue = values.queue === true;
   let concurrency = queue ? 32 : Math.max(1, cores);
   if (values.concurrency !== undefined) {
@@ -139,10 +180,7 @@ export function parseExportArgs(args: string[], cwd: string, cores: number): Exp
 
   return {
     out: path.resolve(cwd, values.out!),
-    status: status as ExportStatusFilter,
-    round,
-    since,
-    until: untilDay ? new Date(untilDay.getTime() + DAY_MS) : null,
+    ...selection,
     idsFile: values.ids === undefined ? null : path.resolve(cwd, values.ids),
     force: values.force === true,
     zip: values.zip === true,

@@ -2,12 +2,12 @@
 // ones a few at a time (each saved and recorded as soon as it is done), then write the index and
 // the optional zip and combined PDF over every selected application.
 import { createHash } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../../platform/db/connect';
-import { isProcessAlive } from '../../platform/lib/process-alive';
 import { findRound } from '../rounds';
 import { buildCombinedPdf } from './combined';
+import { ExportFatalError, lockFolder, removeTemporaryFiles } from './folder-lock';
 import { formatIndexCsv, formatIndexJson, type IndexMeta, type IndexRow } from './index-writers';
 import type { ExportOptions } from './options';
 import type { Progress } from './progress';
@@ -27,6 +27,8 @@ export const PDF_CACHE_DIR = '.export-pdfs';
 const LOCK_FILE = '.export.lock';
 /** A file we wrote: `name.pdf` or `.export-pdfs/name.pdf`; anything else in a state file is ignored. */
 const OWN_FILE = /^(\.export-pdfs\/)?[A-Za-z0-9_-]+\.pdf$/;
+
+export { ExportFatalError };
 
 export interface ExportFailure {
   id: string;
@@ -54,9 +56,6 @@ export interface ExportRunDeps {
   now?: () => Date;
 }
 
-/** Fatal problems (exit code 1): a busy or unwritable folder, an unreadable ids file… */
-export class ExportFatalError extends Error {}
-
 function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
@@ -66,34 +65,6 @@ async function hashOf(file: string): Promise<string | null> {
     return sha256(await readFile(file));
   } catch {
     return null;
-  }
-}
-
-/** One export at a time per folder: two would overwrite each other's state. */
-async function lockFolder(dir: string): Promise<() => Promise<void>> {
-  const file = path.join(dir, LOCK_FILE);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const handle = await open(file, 'wx');
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      return () => rm(file, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const pid = Number((await readFile(file, 'utf8').catch(() => '')).trim());
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isProcessAlive(pid)) {
-        throw new ExportFatalError(`another export (process ${pid}) is writing to ${dir}`);
-      }
-      await rm(file, { force: true }); // left by a run that crashed
-    }
-  }
-  throw new ExportFatalError(`could not lock ${dir}`);
-}
-
-/** Half-written files of a run that was killed (writeFileAtomic's and writeZip's temporaries). */
-async function removeTemporaryFiles(dir: string): Promise<void> {
-  for (const name of await readdir(dir).catch(() => [] as string[])) {
-    if (/^\..+\.[0-9a-f]{12}\.tmp$/.test(name)) await rm(path.join(dir, name), { force: true });
   }
 }
 
@@ -136,7 +107,7 @@ export async function runExport(
   } catch (error) {
     throw new ExportFatalError(`cannot create ${out}: ${reasonOf(error)}`);
   }
-  const unlock = await lockFolder(out);
+  const unlock = await lockFolder(out, LOCK_FILE);
   try {
     return await runLocked(options, deps, now);
   } finally {

@@ -89,7 +89,10 @@ function toSelected(row: Row): SelectedApplication {
   };
 }
 
-function filters(criteria: SelectionCriteria): SQL[] {
+/** The WHERE conditions of a selection by status, round and submission time. */
+export function buildSelectionFilters(
+  criteria: Pick<SelectionCriteria, 'status' | 'round' | 'since' | 'until'>,
+): SQL[] {
   const where: SQL[] = [];
   if (criteria.status === 'submitted') where.push(isNotNull(applications.submittedAt));
   if (criteria.status === 'started') where.push(isNull(applications.submittedAt));
@@ -129,7 +132,7 @@ export async function selectApplications(
   db: Db,
   criteria: SelectionCriteria,
 ): Promise<{ applications: SelectedApplication[]; unmatched: UnmatchedId[] }> {
-  const where = filters(criteria);
+  const where = buildSelectionFilters(criteria);
   if (criteria.ids === null) {
     const rows = await db
       .select(columns)

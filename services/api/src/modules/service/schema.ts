@@ -19,7 +19,12 @@ export const serviceAudit = pgTable(
      * application's id). No foreign key, so the trail outlives the application and its account.
      */
     applicationId: uuid('application_id').notNull(),
-    /** 'print-view' (GET /service/tmp-pdf), 'pdf' (GET /service/pdf) or 'checklist' (staff). */
+    /**
+     * 'print-view' (GET /service/tmp-pdf), 'pdf' (GET /service/pdf, a staff PDF export's
+     * download), 'checklist' (staff), 'data-export' (a staff data export's download) or
+     * 'sensitive-export' (SSN and alien registration number decrypted into a data export, with
+     * the reason).
+     */
     action: text('action').notNull(),
     shown: jsonb('shown').$type<{ answers: string[]; documents: string[] }>().notNull(),
     ip: text('ip'),
@@ -29,10 +34,15 @@ export const serviceAudit = pgTable(
     staffEmail: text('staff_email'),
     /** The API key whose service token read (POST /service/tokens), or null. */
     apiKeyId: uuid('api_key_id'),
+    /** Why protected answers were exported ('sensitive-export'), as the exporter wrote it. */
+    reason: text('reason'),
   },
   (t) => [
     index('service_audit_application_idx').on(t.applicationId, t.createdAt),
     index('service_audit_token_idx').on(t.tokenId),
-    check('service_audit_action_check', sql`${t.action} IN ('print-view', 'pdf', 'checklist')`),
+    check(
+      'service_audit_action_check',
+      sql`${t.action} IN ('print-view', 'pdf', 'checklist', 'data-export', 'sensitive-export')`,
+    ),
   ],
 );

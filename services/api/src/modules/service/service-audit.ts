@@ -4,7 +4,8 @@ import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db/connect';
 import { serviceAudit } from './schema';
 
-export type ServiceAuditAction = 'print-view' | 'pdf' | 'checklist';
+export type ServiceAuditAction =
+  'print-view' | 'pdf' | 'checklist' | 'data-export' | 'sensitive-export';
 
 export interface ServiceAuditEntry {
   tokenId: string;
@@ -18,6 +19,8 @@ export interface ServiceAuditEntry {
   staff?: { id: string; email: string };
   /** The API key whose token read (the token's `kid`). */
   apiKeyId?: string;
+  /** Why protected answers were exported ('sensitive-export'). */
+  reason?: string;
 }
 
 const toRow = (entry: ServiceAuditEntry): typeof serviceAudit.$inferInsert => ({
@@ -30,6 +33,7 @@ const toRow = (entry: ServiceAuditEntry): typeof serviceAudit.$inferInsert => ({
   staffId: entry.staff?.id ?? null,
   staffEmail: entry.staff?.email ?? null,
   apiKeyId: entry.apiKeyId ?? null,
+  reason: entry.reason ?? null,
 });
 
 export async function recordServiceRead(db: Db, entry: ServiceAuditEntry): Promise<void> {

@@ -118,7 +118,10 @@ export const staffExports = pgTable(
     uniqueIndex('staff_exports_one_running')
       .on(t.staffId)
       .where(sql`${t.status} = 'running'`),
-    check('staff_exports_format_check', sql`${t.format} IN ('zip', 'combined')`),
+    check(
+      'staff_exports_format_check',
+      sql`${t.format} IN ('zip', 'combined', 'csv', 'json', 'ndjson')`,
+    ),
   ],
 );
 

@@ -1,15 +1,19 @@
 // Exports from the staff area: the CLI's export run (export/run.ts) with the pg-boss renderer
-// (export-application-pdf jobs, run by the worker in this process or by `cli -- worker`), in the
-// exporter's own folder, so only what changed since that exporter's last export is rendered
-// unless forced. The selection is the list's filters, resolved to ids when the export starts.
-// Each download writes one service_audit row per application in the file, naming the exporter;
-// the file is deleted after STAFF_EXPORT_RETENTION_DAYS.
+// (export-application-pdf jobs, run by the worker in this process or by `cli -- worker`), or the
+// CLI's data export run (export/data-run.ts, in this process: it only reads the database), in the
+// exporter's own folder, so only what changed since that exporter's last export of that kind is
+// rendered or written unless forced. The selection is the list's filters, resolved to ids when
+// the export starts. Each download writes one service_audit row per application in the file,
+// naming the exporter; a data export with the identifiers decrypted also writes one
+// ('sensitive-export', with the reason) per application as it is written. The file is deleted
+// after STAFF_EXPORT_RETENTION_DAYS.
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { and, desc, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import {
+  isDataExportFormat,
   STAFF_EXPORT_DEFAULT_STATUS,
   STAFF_EXPORT_MESSAGES,
   STAFF_EXPORT_RETENTION_DAYS,
@@ -25,7 +29,7 @@ import type { JobQueue } from '../../platform/queue/job-queue';
 import { AppError } from '../../platform/lib/app-error';
 import type { Clock } from '../../platform/lib/clock';
 import type { StorageDriver } from '../../platform/storage/storage-driver';
-import { createQueueRenderer } from '../export';
+import { createQueueRenderer, dataStateFile, runDataExport } from '../export';
 import type { Progress } from '../export';
 import { runExport } from '../export';
 import { recordServiceReads } from '../service';
@@ -41,6 +45,20 @@ interface ExportAuditFile {
 }
 
 const auditFileOf = (file: string) => `${file}.audit.json`;
+
+const CONTENT_TYPES: Record<string, string> = {
+  zip: 'application/zip',
+  combined: 'application/pdf',
+  csv: 'text/csv; charset=utf-8',
+  json: 'application/json',
+  ndjson: 'application/x-ndjson',
+};
+
+/** What a data export was asked to include: the identifiers, and why. */
+interface SensitiveRequest {
+  reason: string;
+  staff: { id: string; email: string };
+}
 
 export interface StaffExportDeps {
   dataDir: string;
@@ -157,6 +175,75 @@ export function createStaffExports(deps: StaffExportDeps) {
   }
 
   /**
+   * A data export: the selected applications (changed since this exporter's last data export,
+   * unless forced) as one file in the exporter's folder, with the list of what each record shows
+   * for the download's audit written beside it.
+   */
+  async function runData(
+    row: ExportRow,
+    out: string,
+    ids: string[],
+    sensitive: SensitiveRequest | null,
+  ): Promise<void> {
+    const update = (set: Partial<ExportRow>) =>
+      db.update(staffExports).set(set).where(eq(staffExports.id, row.id));
+    const format = row.format;
+    if (!isDataExportFormat(format)) throw new Error(`not a data export: ${format}`);
+    try {
+      const stamp = clock
+        .now()
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d+Z$/, 'Z');
+      const file = path.join(out, `data-export-${stamp}-${row.id.slice(0, 8)}.${format}`);
+      const audit: ExportAuditFile = { applications: [] };
+      const summary = await runDataExport(
+        {
+          out: file,
+          format,
+          // The ids hold the selection (buildStaffFilters), in submission order.
+          selection: { status: 'all', round: null, since: null, until: null, ids },
+          incremental: row.force !== 1,
+          mapping: null,
+          sensitive: sensitive
+            ? { reason: sensitive.reason, tokenId: `export:${row.id}`, staff: sensitive.staff }
+            : null,
+          stateFile: dataStateFile(out, null),
+        },
+        {
+          db,
+          partner: deps.partner,
+          encryptionKey: deps.encryptionKey,
+          now: () => clock.now(),
+          onProgress: (done) => {
+            void update({ done }).catch(() => undefined);
+          },
+          onRecord: (applicationId, answers) =>
+            audit.applications.push({ applicationId, shown: { answers, documents: [] } }),
+        },
+      );
+      await writeFile(auditFileOf(file), JSON.stringify(audit));
+      await update({
+        status: 'completed',
+        done: summary.selected,
+        rendered: summary.written,
+        unchanged: summary.unchanged,
+        failed: summary.failed,
+        message: summary.failures.map((f) => `${f.applicationId}: ${f.message}`).join('\n'),
+        filePath: file,
+        finishedAt: clock.now(),
+      });
+    } catch (error) {
+      deps.logger.error({ err: error, exportId: row.id }, 'staff export failed');
+      await update({
+        status: 'failed',
+        message: 'The export failed. Please try again.',
+        finishedAt: clock.now(),
+      }).catch(() => undefined);
+    }
+  }
+
+  /**
    * Lists what the file shows of each application (keys, never values), read once here in the
    * background rather than on every download.
    */
@@ -223,7 +310,19 @@ export function createStaffExports(deps: StaffExportDeps) {
   return {
     removeExpired,
 
-    async start(staffId: string, body: StaffExportBody): Promise<StaffExportResponse> {
+    async start(
+      staff: { id: string; email: string },
+      body: StaffExportBody,
+    ): Promise<StaffExportResponse> {
+      const staffId = staff.id;
+      const isData = isDataExportFormat(body.format);
+      const reason = body.reason?.trim() ?? '';
+      if (body.include_sensitive && !isData) {
+        throw new AppError('INVALID_REQUEST', STAFF_EXPORT_MESSAGES.sensitiveDataOnly);
+      }
+      if (body.include_sensitive && reason === '') {
+        throw new AppError('INVALID_REQUEST', STAFF_EXPORT_MESSAGES.reasonRequired);
+      }
       const busy = () => new AppError('EXPORT_RUNNING', STAFF_EXPORT_MESSAGES.busy);
       // A quick refusal before the selection is read; the insert below is what decides.
       const [active] = await db
@@ -240,8 +339,10 @@ export function createStaffExports(deps: StaffExportDeps) {
       const filters = buildStaffFilters(selected);
       if (selected.status !== 'all') filters.push(sql`a.staff_status = ${selected.status}`);
       const where = filters.length === 0 ? sql`TRUE` : sql.join(filters, sql` AND `);
+      // A data file lists its records in submission order, as the CLI's does.
+      const order = isData ? sql`a.submitted_at ASC NULLS LAST, a.id` : sql`a.id`;
       const selection = await db.execute<{ id: string }>(
-        sql`SELECT a.id FROM ${applications} a WHERE ${where} ORDER BY a.id`,
+        sql`SELECT a.id FROM ${applications} a WHERE ${where} ORDER BY ${order}`,
       );
       const ids = selection.rows.map((r) => r.id);
       const [row] = await db
@@ -261,6 +362,12 @@ export function createStaffExports(deps: StaffExportDeps) {
       if (!row) throw busy();
       const out = path.join(deps.dataDir, 'staff-exports', staffId);
       await mkdir(out, { recursive: true });
+      if (isData) {
+        const sensitive = body.include_sensitive ? { reason, staff } : null;
+        const job = runData(row, out, ids, sensitive).finally(() => running.delete(job));
+        running.add(job);
+        return describe(row);
+      }
       const idsFile = path.join(out, `.selection-${row.id}.txt`);
       await writeFile(idsFile, ids.map((id) => `${id}\n`).join(''));
       const job = run(row, out, idsFile).finally(() => running.delete(job));
@@ -312,7 +419,7 @@ export function createStaffExports(deps: StaffExportDeps) {
         db,
         {
           tokenId: `export:${row.id}:${randomBytes(6).toString('base64url')}`,
-          action: 'pdf',
+          action: isDataExportFormat(row.format) ? 'data-export' : 'pdf',
           ip,
           at: clock.now(),
           staff,
@@ -329,7 +436,7 @@ export function createStaffExports(deps: StaffExportDeps) {
       return {
         path: row.filePath,
         name: path.basename(row.filePath),
-        type: row.format === 'zip' ? 'application/zip' : 'application/pdf',
+        type: CONTENT_TYPES[row.format] ?? 'application/octet-stream',
       };
     },
 

@@ -269,7 +269,10 @@ export const staffRoutes: FastifyPluginAsyncTypebox<StaffRouteOptions> = async (
   registerEndpoint(app, ENDPOINTS.startStaffExport, {
     handler: async (request, reply) => {
       const user = currentStaff(request);
-      const started = await exportsOf().start(user.staffId, request.body);
+      const started = await exportsOf().start(
+        { id: user.staffId, email: user.email },
+        request.body,
+      );
       return reply.code(202).send(started);
     },
   });

@@ -1,3 +1,4 @@
+// RFC 4180 CSV reading for the files people hand the CLI (lookup lists, code mappings).
 /** One parsed CSV record and the (1-based) line it starts on, for the import report. */
 export interface CsvRecord {
   line: number;

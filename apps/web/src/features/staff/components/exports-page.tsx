@@ -19,6 +19,7 @@ import {
   STAFF_EXPORT_RETENTION_DAYS,
   STAFF_MESSAGES,
   WEB_STATUSES,
+  type StaffExportFormat,
   type StaffExportResponse,
   type StaffExportStatus,
   type StaffMeResponse,
@@ -35,6 +36,23 @@ import {
 import { StaffPageTitle } from './staff-layout';
 import { StaffSelect } from './staff-select';
 import { RoundSelect } from './round-select';
+
+// What each kind of export is called: in the form's choice, in the list, on its download button.
+const EXPORT_FORMATS: Record<StaffExportFormat, { option: string; list: string; file: string }> = {
+  zip: {
+    option: 'A zip: one PDF per application, index.csv, index.json',
+    list: 'Zip',
+    file: 'zip',
+  },
+  combined: { option: 'One combined PDF of every application', list: 'Combined PDF', file: 'PDF' },
+  csv: { option: 'Data file (CSV): one row per application', list: 'Data (CSV)', file: 'CSV' },
+  json: { option: 'Data file (JSON)', list: 'Data (JSON)', file: 'JSON' },
+  ndjson: {
+    option: 'Data file (NDJSON): one record a line',
+    list: 'Data (NDJSON)',
+    file: 'NDJSON',
+  },
+};
 
 const EXPORT_STATUS: Record<StaffExportResponse['status'], { label: string; color: string }> = {
   running: { label: 'Running', color: 'amber' },
@@ -77,7 +95,7 @@ function ExportForm() {
   const [status, setStatus] = useState<StaffExportStatus>(
     () => filters.status || STAFF_EXPORT_DEFAULT_STATUS,
   );
-  const [format, setFormat] = useState<'zip' | 'combined'>('zip');
+  const [format, setFormat] = useState<StaffExportFormat>('zip');
   const [force, setForce] = useState(false);
   const start = useStartExport();
   const set = (change: Partial<ListFilters>) => setFilters((old) => ({ ...old, ...change }));
@@ -125,11 +143,13 @@ function ExportForm() {
             <StaffSelect
               label="What to download"
               value={format}
-              onChange={(value) => setFormat(value === 'combined' ? 'combined' : 'zip')}
-              data={[
-                { value: 'zip', label: 'A zip: one PDF per application, index.csv, index.json' },
-                { value: 'combined', label: 'One combined PDF of every application' },
-              ]}
+              onChange={(value) =>
+                setFormat(value && value in EXPORT_FORMATS ? (value as StaffExportFormat) : 'zip')
+              }
+              data={Object.entries(EXPORT_FORMATS).map(([value, { option }]) => ({
+                value,
+                label: option,
+              }))}
             />
             <StaffSelect
               label="Which applications to render"
@@ -212,7 +232,7 @@ function ExportRow({ row }: { row: StaffExportResponse }) {
       <Table.Td>
         {describeSelection(row.filters)}
         <Text size="xs" c="dimmed">
-          {row.format === 'zip' ? 'Zip' : 'Combined PDF'}
+          {EXPORT_FORMATS[row.format].list}
         </Text>
       </Table.Td>
       <Table.Td>
@@ -236,7 +256,7 @@ function ExportRow({ row }: { row: StaffExportResponse }) {
       <Table.Td>
         {row.download_url ? (
           <Button component="a" href={row.download_url} download size="xs" variant="light">
-            Download {row.format === 'zip' ? 'zip' : 'PDF'}
+            Download {EXPORT_FORMATS[row.format].file}
           </Button>
         ) : (
           <Text size="sm" c="dimmed">
