@@ -110,7 +110,8 @@ describe('the checklist on /completion', () => {
     const reminded = checklist({
       recommenders: [
         recommender({
-          reminders_sent: 2,
+          // The applicant's reminder is not an automatic one: only the next one waits a day.
+          reminders_sent: 1,
           remind_after: new Date(now + 27 * 60 * 60 * 1000).toISOString(),
         }),
       ],
@@ -125,7 +126,9 @@ describe('the checklist on /completion', () => {
     const wait = within(panel).getByTestId('reminder-wait');
     expect(wait).toHaveTextContent(/^You can send another reminder in 3 minutes \(.+ at .+\)\.$/);
     expect(remind).toHaveAccessibleDescription(wait.textContent ?? '');
-    expect(within(panel).getByTestId('recommender-status')).toHaveTextContent('1 reminder sent');
+    expect(within(panel).getByTestId('recommender-status')).toHaveTextContent(
+      '1 automatic reminder sent',
+    );
 
     // A minute later the wait has counted down; once remind_after has passed, the button is back.
     await act(() => vi.advanceTimersByTimeAsync(60 * 1000));
@@ -139,7 +142,10 @@ describe('the checklist on /completion', () => {
     expect(await within(panel).findByText(CHECKLIST_MESSAGES.reminderSent)).toBeInTheDocument();
     expect(calls(stub.calls, 'POST', `/api/recommenders/${TEACHER_ID}/remind`)).toHaveLength(1);
     expect(within(panel).getByRole('button', { name: 'Remind Grace Hopper' })).toBeDisabled();
-    expect(within(panel).getByTestId('recommender-status')).toHaveTextContent('2 reminders sent');
+    expect(within(panel).getByTestId('reminder-wait')).toHaveTextContent(/in 2[67] hours/);
+    expect(within(panel).getByTestId('recommender-status')).toHaveTextContent(
+      '1 automatic reminder sent',
+    );
   });
 
   it('shows the server’s refusal of a reminder', async () => {
@@ -155,6 +161,31 @@ describe('the checklist on /completion', () => {
     expect(await within(panel).findByRole('alert')).toHaveTextContent(
       CHECKLIST_MESSAGES.reminderTooSoon,
     );
+  });
+
+  it('reads the checklist again on each visit: Final Steps’ copy does not stand for /completion', async () => {
+    // The first read: before the application's submit was recorded; the second: after.
+    let reads = 0;
+    const before = checklist({
+      submitted: false,
+      items: checklist().items.map(({ received_at: _, ...entry }) =>
+        entry.id === 'application' ? { ...entry, status: 'awaiting' as const } : entry,
+      ),
+    });
+    const stub = renderCompletion({
+      'GET /api/checklist': () => ({ body: reads++ === 0 ? before : checklist() }),
+    });
+    let panel = await findChecklist();
+    expect(findItem(panel, 'application')).toHaveAttribute('data-status', 'awaiting');
+    // Another page (the staff print view, which asks nothing without its token), then back.
+    await act(() => stub.router.navigate('/print'));
+    await waitFor(() => expect(screen.queryByTestId('applicant-checklist')).toBeNull(), SLOW);
+    await act(() => stub.router.navigate('/completion'));
+    panel = await findChecklist();
+    await waitFor(() =>
+      expect(findItem(panel, 'application')).toHaveAttribute('data-status', 'received'),
+    );
+    expect(calls(stub.calls, 'GET', '/api/checklist')).toHaveLength(2);
   });
 
   it('says when a link has expired, and that Remind sends a new one', async () => {

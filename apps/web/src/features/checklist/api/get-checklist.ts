@@ -17,6 +17,9 @@ export const checklistQuery = queryOptions({
   queryKey: checklistQueryKey,
   queryFn: () => callApi('GET /api/checklist'),
   refetchInterval: (query) => (isConverting(query.state.data) ? CHECKLIST_POLL_MS : false),
+  // Read again on every page that shows it: it changes without the applicant (a letter arrives,
+  // the office asks or waives), and Final Steps' copy says nothing of the submit that followed.
+  refetchOnMount: 'always',
   // A failure shows inside the checklist, never the page's error screen.
   throwOnError: false,
 });

@@ -1,7 +1,8 @@
 // The checklist's items (issue #30), as the applicant and the office both read them: what is
 // asked for, whether it is required, its status with the date it changed, the office's message,
 // and the recommender who writes a recommendation. What each reader can do with an item comes
-// from the caller (`renderActions`): the applicant's reminders and uploads, the office's waiver.
+// from the caller (`renderItemActions`, `renderRecommenderActions`): the applicant's reminders and
+// uploads, the office's waiver.
 import type { ReactNode } from 'react';
 import { Badge, Group, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import type { ChecklistItem, ChecklistResponse, Recommender } from '@admissions/api-contract';
@@ -152,7 +153,10 @@ export function RecommenderSummary({
       : [
           `${RECOMMENDER_STATUS_LABELS.invited} ${formatChecklistDate(recommender.invited_at)}`,
           expired ? `the link expired ${expiry}` : `the link works until ${expiry}`,
-          ...(reminders > 0 ? [`${reminders} reminder${reminders === 1 ? '' : 's'} sent`] : []),
+          // `reminders_sent` counts the weekly automatic ones, not the applicant's.
+          ...(reminders > 0
+            ? [`${reminders} automatic reminder${reminders === 1 ? '' : 's'} sent`]
+            : []),
         ].join(' · ');
   return (
     <Stack gap={2} data-testid="recommender" data-recommender={recommender.id}>

@@ -196,6 +196,9 @@ export function useStaffChecklist(id: string) {
   return useQuery({
     queryKey: staffKeys.checklist(id),
     queryFn: () => staffFetch('GET /staff/api/applications/:id/checklist', { params: { id } }),
+    // Once per visit of the page (the read is audited), not on focus: letters and uploads arrive
+    // between visits.
+    refetchOnMount: 'always',
     retry: false,
     // A refusal shows in the panel; the application above it stays on screen.
     throwOnError: false,
