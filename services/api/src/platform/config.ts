@@ -104,6 +104,11 @@ export interface WebhookConfig {
    * only. Every other target must be https.
    */
   allowLoopbackHttp: boolean;
+  /**
+   * A delivery may connect to an address of a private network (10/8, 172.16/12, 192.168/16,
+   * 100.64/10, fc00::/7): a student system inside the university. Off, only public addresses.
+   */
+  allowPrivateNetworks: boolean;
   /** One attempt's time-out: no answer within it is a failed attempt. */
   timeoutMs: number;
   /** The back-off's unit: retries wait 1, 2, 4, … 256 of it, then 480 of it five times. */
@@ -330,6 +335,7 @@ export function loadConfig(env: Env = process.env): Config {
     staffOidc,
     webhooks: {
       allowLoopbackHttp: readBool('WEBHOOK_ALLOW_LOOPBACK_HTTP', false),
+      allowPrivateNetworks: readBool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
       timeoutMs: readInt('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
       retryBaseMs: readInt('WEBHOOK_RETRY_BASE_MS', 30_000, 1, 3_600_000),
     },

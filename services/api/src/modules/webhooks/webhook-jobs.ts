@@ -1,9 +1,11 @@
 // Delivering webhooks (docs/webhooks.md): one pg-boss job per attempt. A job claims its attempt
 // (webhook-store.ts), signs the body as Standard Webhooks says (the `standardwebhooks` package),
-// POSTs it without following redirects and within a time-out, and writes what it got. A failed
+// POSTs it without following redirects, within a time-out, to an allowed address only, and writes what it got. A failed
 // attempt schedules the next one by this module's back-off (a job for later); after the last,
 // the delivery is failed. pg-boss's own retries only cover a job that threw (the database away)
 // or whose worker died; what such a job leaves pending, the housekeeping sweep queues again.
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookConfig } from '../../platform/config';
@@ -25,7 +27,7 @@ import {
   type AttemptResult,
   type WebhookDeliveryRef,
 } from './webhook-store';
-import { WebhookTargetError, checkWebhookTarget } from './webhook-targets';
+import { WebhookTargetError, checkWebhookTarget, createWebhookLookup } from './webhook-targets';
 
 /**
  * The waits before the 2nd … 15th attempt, in units of WEBHOOK_RETRY_BASE_MS (30 s by default):
@@ -122,46 +124,76 @@ interface PostOutcome {
   error: string | null;
 }
 
-/** One POST: 2xx is delivered; a redirect, another status, a time-out or no connection is not. */
-async function postEvent(
+/**
+ * One POST: 2xx is delivered; a redirect, another status, a time-out, a refused address or no
+ * connection is not. node:http rather than fetch: its connection takes our resolver (fetch's
+ * cannot without a dispatcher of undici's own), and it follows no redirect.
+ */
+export function postWebhookEvent(
   url: URL,
   body: string,
   headers: Record<string, string>,
-  timeoutMs: number,
+  config: WebhookConfig,
 ): Promise<PostOutcome> {
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers,
-      body,
-      // A 3xx is the receiver's answer, never a new target: following it would send the signed
-      // event (and reach) wherever the receiver, or whoever took its name, points.
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-  } catch (error) {
-    const failure = error as { name?: string; message?: string; cause?: { code?: string } };
-    if (failure.name === 'TimeoutError') {
-      return { delivered: false, statusCode: null, error: `No answer within ${timeoutMs} ms.` };
-    }
-    const reason = failure.cause?.code ?? failure.cause?.toString() ?? failure.message;
-    return { delivered: false, statusCode: null, error: `Could not connect (${reason}).` };
-  }
-  // The answer's body is not read: only its status counts.
-  await response.body?.cancel().catch(() => undefined);
-  const status = response.status;
-  if (status >= 200 && status < 300) return { delivered: true, statusCode: status, error: null };
-  if (status >= 300 && status < 400) {
-    const location = response.headers.get('location');
-    const target = location ? ` to ${location.slice(0, LOCATION_SHOWN)}` : '';
-    return {
-      delivered: false,
-      statusCode: status,
-      error: `The receiver answered ${status}, a redirect${target}: redirects are not followed.`,
+  const { timeoutMs } = config;
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (outcome: PostOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(outcome);
     };
-  }
-  return { delivered: false, statusCode: status, error: `The receiver answered ${status}.` };
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const request = send(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        lookup: createWebhookLookup(config),
+        // A connection of its own for each attempt, resolved again: none kept from the last one.
+        agent: false,
+      },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        // The answer's body is not read: only its status counts.
+        response.destroy();
+        if (status >= 200 && status < 300) {
+          settle({ delivered: true, statusCode: status, error: null });
+        } else if (status >= 300 && status < 400) {
+          const location = response.headers.location;
+          const target = location ? ` to ${location.slice(0, LOCATION_SHOWN)}` : '';
+          settle({
+            delivered: false,
+            statusCode: status,
+            error: `The receiver answered ${status}, a redirect${target}: redirects are not followed.`,
+          });
+        } else {
+          settle({
+            delivered: false,
+            statusCode: status,
+            error: `The receiver answered ${status}.`,
+          });
+        }
+      },
+    );
+    const timer = setTimeout(() => {
+      settle({ delivered: false, statusCode: null, error: `No answer within ${timeoutMs} ms.` });
+      request.destroy();
+    }, timeoutMs);
+    request.on('error', (error: Error & { code?: string }) => {
+      if (error instanceof WebhookTargetError) {
+        settle({ delivered: false, statusCode: null, error: `Not sent: ${error.message}` });
+        return;
+      }
+      settle({
+        delivered: false,
+        statusCode: null,
+        error: `Could not connect (${error.code ?? error.message}).`,
+      });
+    });
+    request.end(body);
+  });
 }
 
 /** Makes the attempt a job stands for, if it is still to be made. */
@@ -213,7 +245,7 @@ export async function attemptWebhookDelivery(
     'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
     'webhook-signature': new Webhook(secret).sign(claimed.id, now, body),
   };
-  const outcome = await postEvent(url, body, headers, config.timeoutMs);
+  const outcome = await postWebhookEvent(url, body, headers, config);
   const finishedAt = clock.now();
   if (outcome.delivered) {
     await finish({
