@@ -57,6 +57,16 @@ export function readAnswers(
   return answers;
 }
 
+/** One sealed answer decrypted ('' when it has none): readAnswers without copying every answer. */
+export function readSealedAnswer(
+  row: Pick<ApplicationRow, 'sensitive'>,
+  answerKey: string,
+  key: Buffer,
+): string {
+  const sealed = row.sensitive[answerKey];
+  return sealed ? unseal(key, sealed) : '';
+}
+
 /** The application `applicationId`. */
 export async function findApplication(
   db: Db,

@@ -22,6 +22,7 @@ export {
   lockApplication,
   openApplication,
   readAnswers,
+  readSealedAnswer,
   readApplicationVersion,
   readPlainAnswers,
   setFileAnswer,

@@ -1,9 +1,10 @@
 // The checklists of a page of applications at once, for the data export: three queries for the
 // page rather than three per application, each checklist computed by the one buildChecklist
 // (checklist-rules.ts), so the export says what the applicant's status page and the staff list say.
-import { and, asc, inArray, isNull } from 'drizzle-orm';
+import { and, asc, isNull } from 'drizzle-orm';
 import type { ChecklistItem } from '@admissions/api-contract';
 import type { Db } from '../../platform/db/connect';
+import { isAnyUuid } from '../../platform/db/uuid-list';
 import {
   buildChecklist,
   type RecommendationSettings,
@@ -44,12 +45,12 @@ export async function readChecklists(
     db
       .select()
       .from(recommenders)
-      .where(and(inArray(recommenders.applicationId, ids), isNull(recommenders.removedAt)))
+      .where(and(isAnyUuid(recommenders.applicationId, ids), isNull(recommenders.removedAt)))
       .orderBy(asc(recommenders.createdAt), asc(recommenders.id)),
     db
       .select()
       .from(checklistRequests)
-      .where(inArray(checklistRequests.applicationId, ids))
+      .where(isAnyUuid(checklistRequests.applicationId, ids))
       .orderBy(asc(checklistRequests.requestedAt), asc(checklistRequests.id)),
     db
       .select({
@@ -58,7 +59,7 @@ export async function readChecklists(
         waivedAt: checklistWaivers.waivedAt,
       })
       .from(checklistWaivers)
-      .where(inArray(checklistWaivers.applicationId, ids)),
+      .where(isAnyUuid(checklistWaivers.applicationId, ids)),
   ]);
   const byApplication = {
     recommenders: groupBy<RecommenderRow>(recommenderRows),

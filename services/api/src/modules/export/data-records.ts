@@ -15,7 +15,7 @@ import {
   type PartnerConfig,
 } from '@admissions/form';
 import type { ChecklistItem } from '@admissions/api-contract';
-import { readAnswers } from '../application';
+import { readAnswers, readSealedAnswer } from '../application';
 import type { ChecklistSummary } from '../checklist';
 import { describeUnmapped, type CodeMapping } from './data-mapping';
 import type { DataRow } from './data-source';
@@ -113,13 +113,19 @@ export function createRecordBuilder(options: RecordBuilderOptions) {
   };
 
   return (row: DataRow, checklist: ChecklistSummary | undefined): BuiltRecord => {
-    let answers =
-      encryptionKey && row.sensitive
-        ? readAnswers({ answer: row.answer, sensitive: row.sensitive }, encryptionKey)
-        : row.answer;
-    if (!row.submittedAt) {
-      answers = clearHiddenAnswers(APPLICATION_DEFINITION, answers, { tabs: row.tabs });
-    }
+    const sealed = encryptionKey && row.sensitive ? row.sensitive : null;
+    // A submitted application's answers are read as stored, without a copy (the identifiers
+    // apart, decrypted one by one below); one not yet submitted loses what its answers hide,
+    // identifiers included, so those are decrypted with the rest first.
+    const answers = row.submittedAt
+      ? row.answer
+      : clearHiddenAnswers(
+          APPLICATION_DEFINITION,
+          sealed
+            ? readAnswers({ answer: row.answer, sensitive: sealed }, encryptionKey!)
+            : row.answer,
+          { tabs: row.tabs },
+        );
     const values = new Array<string>(width).fill('');
     values[fixed.id] = row.id;
     values[fixed.externalId] = row.externalId ?? '';
@@ -137,7 +143,11 @@ export function createRecordBuilder(options: RecordBuilderOptions) {
       // Never from the plain column, whatever it holds; only what was decrypted for this run.
       const i = index.get(key);
       if (i === undefined) continue;
-      const value = encryptionKey && row.sensitive ? (answers[key] ?? '') : '';
+      const value = !sealed
+        ? ''
+        : row.submittedAt
+          ? readSealedAnswer({ sensitive: sealed }, key, encryptionKey!)
+          : (answers[key] ?? '');
       values[i] = value;
       if (value !== '') identifiers.push(key);
     }

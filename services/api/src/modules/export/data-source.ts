@@ -7,8 +7,9 @@
 // so the database works on the next pages while the caller writes this one. The rows are read as
 // plain SQL with the times already ISO text: drizzle's mapping of each row and each Date cost
 // more than the rest of a record.
-import { and, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../platform/db/connect';
+import { isAnyUuid } from '../../platform/db/uuid-list';
 import { applications } from '../application';
 import { readChecklists, type ChecklistSummary } from '../checklist';
 import type { PartnerConfig } from '@admissions/form';
@@ -118,7 +119,7 @@ async function readRows(db: Db, ids: string[], sensitive: boolean): Promise<Data
       ${isoText(sql`${a.submittedAt}`)} AS submitted_at, ${isoText(sql`${a.updatedAt}`)} AS updated_at,
       ${a.version} AS version, ${a.answer} AS answer, ${a.tabs} AS tabs,
       ${sensitive ? sql`${a.sensitive}` : sql`NULL::jsonb`} AS sensitive
-    FROM ${a} WHERE ${inArray(a.id, ids)}`);
+    FROM ${a} WHERE ${isAnyUuid(a.id, ids)}`);
   const at = new Map(ids.map((id, i) => [id, i]));
   return rows
     .map((r): DataRow => ({
@@ -170,7 +171,7 @@ async function* readLightPages(
           cursorAt: sql<string>`''`,
         })
         .from(applications)
-        .where(and(inArray(applications.id, chunk), ...where));
+        .where(and(isAnyUuid(applications.id, chunk), ...where));
       yield light.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     }
     return;
