@@ -7,6 +7,7 @@ import {
   startTestOidcProvider,
   type TestOidcProvider,
 } from '../../services/api/test/support/oidc-test-provider';
+import { STAFF_EXPORT_MESSAGES } from '../../packages/api-contract/src/index';
 import { A11yFindings, expectVisible, openPage, recordFailure } from '../support/applicant';
 import { launchBrowser } from '../support/browser';
 import { extractPdfText, isPdf, normaliseText } from '../support/pdf';
@@ -16,7 +17,9 @@ import { addStaffMember, seedSubmittedApplicant, setPasswordAndSignIn } from '..
 // Issue 18 in the browser: a staff member signs in (through a real OpenID Connect provider on
 // loopback, or with a local account and TOTP), finds an applicant by part of the name typed
 // without its accent, reads the application, downloads its PDF, exports the submitted
-// applications and downloads the zip. axe-core checks every staff page on the way.
+// applications and downloads the zip. axe-core checks every staff page on the way. Issue 31: the
+// Webhooks page shows a subscription added with the CLI and the submission's delivery, and a CSV
+// export takes the identifiers with a reason.
 
 const WAIT_MS = 60_000;
 // Staff pages are held to moderate findings too: the application page once had a `main` inside
@@ -24,6 +27,8 @@ const WAIT_MS = 60_000;
 const STAFF_AXE = { includeModerate: true };
 // An export renders each PDF in a job on two cores shared with the server.
 const EXPORT_WAIT_MS = 110_000;
+// Nothing answers there: the delivery stays in the log (pending or failed) whatever the attempt meets.
+const WEBHOOK_URL = 'https://sis.example.invalid/hooks/admissions';
 
 let server: RunningServer;
 let idp: TestOidcProvider;
@@ -48,6 +53,15 @@ beforeAll(async () => {
     },
     { name: 'staff', port },
   );
+  // Before any submission, so that each test's is told of it (with the CLI, as an operator adds one).
+  await server.runCli([
+    'webhooks',
+    'add',
+    '--url',
+    WEBHOOK_URL,
+    '--events',
+    'application.submitted',
+  ]);
   browser = await launchBrowser();
 });
 
@@ -79,6 +93,42 @@ async function expectNoSidewaysScroll(): Promise<void> {
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );
   expect(overflow, `the page is ${overflow}px wider than the window`).toBeLessThanOrEqual(0);
+}
+
+/** Webhooks page, from the nav: the CLI's subscription and the submission it was told of. */
+async function readWebhooks(): Promise<void> {
+  await page.getByRole('link', { name: 'Webhooks' }).click();
+  await expectVisible(page.getByRole('heading', { level: 1, name: 'Webhooks' }));
+  await expectVisible(page.getByTestId('webhooks-add-command'));
+  const subscription = page.getByRole('region', { name: WEBHOOK_URL });
+  await expectVisible(subscription);
+  const delivery = subscription
+    .getByRole('table', { name: 'Latest deliveries' })
+    .getByRole('row')
+    .filter({ hasText: 'application.submitted' })
+    .first();
+  await expectVisible(delivery);
+  await expectVisible(delivery.getByRole('link'));
+  await expectNoSidewaysScroll();
+  await a11y.check('/staff/webhooks', STAFF_AXE);
+}
+
+/** A CSV with the SSN and A-Number: refused without a reason, then listed and marked. */
+async function exportSensitiveCsv(): Promise<void> {
+  await page.getByRole('link', { name: 'Exports' }).click();
+  await page.getByLabel('What to download').selectOption({
+    label: 'Data file (CSV): one row per application',
+  });
+  await page.getByLabel('Include Social Security and alien registration numbers').check();
+  await page.getByRole('button', { name: 'Start export' }).click();
+  await expectVisible(page.getByText(STAFF_EXPORT_MESSAGES.reasonRequired));
+  await a11y.check('/staff/exports (sensitive data, no reason)', STAFF_AXE);
+  await page.getByLabel('Reason (kept in the audit log)').fill('Loading admits into the SIS');
+  await page.getByRole('button', { name: 'Start export' }).click();
+  const row = page.locator('tr[data-export-id]').filter({ hasText: 'Data (CSV)' }).first();
+  await expectVisible(row.getByText('With SSN and A-Number'));
+  await row.and(page.locator('[data-status="completed"]')).waitFor({ timeout: EXPORT_WAIT_MS });
+  await expectVisible(row.getByRole('link', { name: 'Download CSV' }));
 }
 
 async function downloadBytes(download: Download): Promise<Buffer> {
@@ -180,6 +230,8 @@ describe('the staff area', () => {
 
     // "ostergaard": the Ø typed as a plain o.
     await findReadDownloadAndExport('ostergaard', 'Zoë Østergaard', email);
+    await exportSensitiveCsv();
+    await readWebhooks();
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL((url) => url.pathname === '/staff/sign-in');
@@ -225,6 +277,7 @@ describe('the staff area', () => {
 
     // "kierkegard": the å typed as a plain a, and only part of the name.
     await findReadDownloadAndExport('kierkegard', 'Søren Kierkegård', email);
+    await readWebhooks();
     await a11y.expectNone('staff-local');
   });
 });

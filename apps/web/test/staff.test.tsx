@@ -1,11 +1,14 @@
 // The staff area's pages (issue #18, docs/screens-and-routes.md "Staff area"): the sign-in page
 // offers what the server has, a staff session that ends goes to the staff sign-in (never the
 // applicant's /login), the list keeps its filters in the address and asks the server for them,
-// and a reader is not offered exports.
+// a reader is not offered exports, and a data export takes the identifiers only with a reason.
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import {
+  STAFF_EXPORT_MESSAGES,
   STAFF_MESSAGES,
+  type StaffExportBody,
+  type StaffExportResponse,
   type StaffListResponse,
   type StaffMeResponse,
   type StaffRoundsResponse,
@@ -183,5 +186,112 @@ describe('the staff area', () => {
     );
     expect(screen.queryByRole('link', { name: 'Exports' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Start export' })).not.toBeInTheDocument();
+  });
+
+  it('offers the identifiers only with a data file, asks for a reason in the server’s words, then sends both', async () => {
+    const started: StaffExportResponse = {
+      id: '9e0b5a77-0000-4000-8000-000000000001',
+      status: 'running',
+      format: 'csv',
+      include_sensitive: true,
+      selected: 1,
+      done: 0,
+      rendered: 0,
+      unchanged: 0,
+      failed: 0,
+      message: '',
+      filters: { status: 'submitted' },
+      created_at: '2026-11-21T10:00:00.000Z',
+      finished_at: null,
+      download_url: '',
+    };
+    const listed: StaffExportResponse[] = [];
+    const { calls } = stubFetch({
+      'GET /staff/auth/session': { body: { signed_in: true, ...EXPORTER } },
+      'GET /staff/api/rounds': { body: ROUNDS },
+      'GET /staff/api/exports': () => ({ body: { exports: listed } }),
+      'POST /staff/api/exports': (call) => {
+        const body = call.body as StaffExportBody;
+        const answer: StaffExportResponse = {
+          ...started,
+          id: `${started.id.slice(0, -1)}${listed.length + 1}`,
+          format: body.format,
+          include_sensitive: body.include_sensitive === true,
+        };
+        listed.unshift(answer);
+        return { status: 202, body: answer };
+      },
+    });
+    const { user } = renderApp({ path: '/staff/exports' });
+    const format = await screen.findByLabelText('What to download', undefined, SLOW);
+    const sensitiveLabel = 'Include Social Security and alien registration numbers';
+    // A PDF export never holds them.
+    expect(screen.queryByLabelText(sensitiveLabel)).not.toBeInTheDocument();
+    await user.selectOptions(format, 'Data file (CSV): one row per application');
+    await user.click(screen.getByLabelText(sensitiveLabel));
+    const reason = screen.getByRole('textbox', { name: /Reason \(kept in the audit log\)/ });
+    expect(reason).toBeRequired();
+
+    // Blank (spaces only, as the server trims): refused before anything is sent.
+    await user.type(reason, '   ');
+    await user.click(screen.getByRole('button', { name: 'Start export' }));
+    expect(reason).toHaveAccessibleDescription(
+      expect.stringContaining(STAFF_EXPORT_MESSAGES.reasonRequired),
+    );
+    expect(reason).toHaveFocus();
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+
+    await user.type(reason, 'Deposit paid: loading into the student system');
+    await user.click(screen.getByRole('button', { name: 'Start export' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1), SLOW);
+    expect(calls.find((c) => c.method === 'POST')!.body).toEqual({
+      filters: { status: 'submitted' },
+      format: 'csv',
+      force: false,
+      include_sensitive: true,
+      reason: 'Deposit paid: loading into the student system',
+    });
+    const row = await screen.findByRole('row', { name: /Data \(CSV\)/ }, SLOW);
+    expect(within(row).getByText('With SSN and A-Number')).toBeInTheDocument();
+    expect(screen.getAllByText('With SSN and A-Number')).toHaveLength(1);
+
+    // Back to a PDF: the option goes, and nothing of it is sent.
+    await user.selectOptions(format, 'One combined PDF of every application');
+    expect(screen.queryByLabelText(sensitiveLabel)).not.toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: /Reason/ })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Start export' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(2), SLOW);
+    expect(calls.filter((c) => c.method === 'POST')[1]!.body).toEqual({
+      filters: { status: 'submitted' },
+      format: 'combined',
+      force: false,
+    });
+    const combined = await screen.findByRole('row', { name: /Combined PDF/ }, SLOW);
+    expect(within(combined).queryByText('With SSN and A-Number')).not.toBeInTheDocument();
+  });
+
+  it('shows the server’s refusal of a reason', async () => {
+    stubFetch({
+      'GET /staff/auth/session': { body: { signed_in: true, ...EXPORTER } },
+      'GET /staff/api/rounds': { body: ROUNDS },
+      'GET /staff/api/exports': { body: { exports: [] } },
+      'POST /staff/api/exports': {
+        status: 400,
+        body: { code: 'INVALID_REQUEST', message: STAFF_EXPORT_MESSAGES.sensitiveDataOnly },
+      },
+    });
+    const { user } = renderApp({ path: '/staff/exports' });
+    await user.selectOptions(
+      await screen.findByLabelText('What to download', undefined, SLOW),
+      'Data file (JSON)',
+    );
+    await user.click(
+      screen.getByLabelText('Include Social Security and alien registration numbers'),
+    );
+    await user.type(screen.getByRole('textbox', { name: /Reason/ }), 'Audit request 2026-14');
+    await user.click(screen.getByRole('button', { name: 'Start export' }));
+    expect(await screen.findByRole('alert', undefined, SLOW)).toHaveTextContent(
+      STAFF_EXPORT_MESSAGES.sensitiveDataOnly,
+    );
   });
 });

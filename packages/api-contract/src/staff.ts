@@ -320,6 +320,8 @@ export const StaffExportResponse = Type.Object(
       Type.Literal('expired'),
     ]),
     format: StaffExportFormatSchema,
+    /** A data export started with include_sensitive: its file holds the decrypted identifiers. */
+    include_sensitive: Type.Boolean(),
     selected: Type.Integer(),
     /** Applications finished so far (rendered, unchanged or failed). */
     done: Type.Integer(),

@@ -19,7 +19,11 @@ import {
   IDENTIFIER_ANSWER_KEYS,
 } from '@admissions/form';
 import { createAnswerFixtures } from '@admissions/answer-view/fixtures';
-import { STAFF_EXPORT_MESSAGES, type StaffExportResponse } from '@admissions/api-contract';
+import {
+  STAFF_EXPORT_MESSAGES,
+  type StaffExportListResponse,
+  type StaffExportResponse,
+} from '@admissions/api-contract';
 import { applications, readAnswers } from '../src/modules/application';
 import { users } from '../src/modules/auth';
 import { checklistRequests, checklistWaivers, recommenders } from '../src/modules/checklist';
@@ -712,6 +716,7 @@ describe.each(availableDrivers())('data export (%s)', (driver) => {
       expect(done, done.message).toMatchObject({
         status: 'completed',
         format: 'csv',
+        include_sensitive: true,
         selected: seeded.length,
         rendered: seeded.length,
         failed: 0,
@@ -753,7 +758,19 @@ describe.each(availableDrivers())('data export (%s)', (driver) => {
 
       // This exporter's next data export: nothing changed, nothing written; forced: all again.
       const again = await startExport({ filters: { status: 'submitted' }, format: 'ndjson' });
-      expect(again).toMatchObject({ status: 'completed', rendered: 0, unchanged: seeded.length });
+      expect(again).toMatchObject({
+        status: 'completed',
+        include_sensitive: false,
+        rendered: 0,
+        unchanged: seeded.length,
+      });
+      // The list marks which of this exporter's files hold the identifiers.
+      const list = await t.request({ method: 'GET', url: '/staff/api/exports', cookies: exporter });
+      const listed = list.json<StaffExportListResponse>().exports;
+      expect(Object.fromEntries(listed.map((e) => [e.id, e.include_sensitive]))).toEqual({
+        [done.id]: true,
+        [again.id]: false,
+      });
       const empty = await t.request({ method: 'GET', url: again.download_url, cookies: exporter });
       expect(empty.headers['content-type']).toBe('application/x-ndjson');
       expect(empty.body).toBe('');

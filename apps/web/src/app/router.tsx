@@ -99,6 +99,7 @@ export const routes: RouteObject[] = [
           { index: true, lazy: load.staff('StaffList') },
           { path: 'applications/:id', lazy: load.staff('StaffApplication') },
           { path: 'exports', lazy: load.staff('StaffExports') },
+          { path: 'webhooks', lazy: load.staff('StaffWebhooks') },
           { path: '*', element: <Navigate to={PATHS.staff} replace /> },
         ],
       },

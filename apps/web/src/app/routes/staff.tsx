@@ -16,3 +16,4 @@ export { ExportsPage as StaffExports } from '../../features/staff/components/exp
 export { StaffSetupPage as StaffSetup } from '../../features/staff/components/setup-page';
 export { StaffSignInPage as StaffSignIn } from '../../features/staff/components/sign-in-page';
 export { StaffLayout } from '../../features/staff/components/staff-layout';
+export { WebhooksPage as StaffWebhooks } from '../../features/staff/components/webhooks-page';

@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
+  boolean,
   check,
   index,
   integer,
@@ -98,6 +99,8 @@ export const staffExports = pgTable(
     format: text('format').notNull(),
     filters: jsonb('filters').$type<Record<string, string>>().notNull(),
     force: integer('force').notNull().default(0),
+    /** A data export that decrypted the SSN and alien registration number (the reason is audited). */
+    includeSensitive: boolean('include_sensitive').notNull().default(false),
     /** running | completed | failed */
     status: text('status').notNull(),
     selected: integer('selected').notNull().default(0),

@@ -66,6 +66,7 @@ export const staffKeys = {
   checklist: (id: string) => ['staff', 'checklist', id] as const,
   exports: ['staff', 'exports'] as const,
   rounds: ['staff', 'rounds'] as const,
+  webhooks: ['staff', 'webhooks'] as const,
 };
 
 /**
@@ -188,6 +189,19 @@ export function useStartExport() {
       }));
       void queryClient.invalidateQueries({ queryKey: staffKeys.exports });
     },
+  });
+}
+
+// A delivery's next attempt is at least WEBHOOK_RETRY_BASE_MS (30 s) away; every 10 s shows a
+// pending one turn delivered or failed soon after the worker is done with it.
+const WEBHOOKS_POLL_MS = 10_000;
+
+/** The webhook subscriptions and their delivery log (issue #31, exporters). */
+export function useStaffWebhooks() {
+  return useQuery({
+    queryKey: staffKeys.webhooks,
+    queryFn: () => staffFetch('GET /staff/api/webhooks'),
+    refetchInterval: WEBHOOKS_POLL_MS,
   });
 }
 

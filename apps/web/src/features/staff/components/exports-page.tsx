@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import {
   Alert,
   Badge,
   Button,
+  Checkbox,
   Group,
   Paper,
   Progress,
@@ -15,7 +16,9 @@ import {
 } from '@mantine/core';
 import { useOutletContext, useSearchParams } from 'react-router';
 import {
+  isDataExportFormat,
   STAFF_EXPORT_DEFAULT_STATUS,
+  STAFF_EXPORT_MESSAGES,
   STAFF_EXPORT_RETENTION_DAYS,
   STAFF_MESSAGES,
   WEB_STATUSES,
@@ -24,6 +27,7 @@ import {
   type StaffExportStatus,
   type StaffMeResponse,
 } from '@admissions/api-contract';
+import { TextareaField } from '../../checklist';
 import { useStaffExports, useStartExport } from '../api/staff-api';
 import {
   describeSelection,
@@ -33,6 +37,7 @@ import {
   toExportFilters,
   type ListFilters,
 } from '../lib/list-search';
+import { formatStaffTime } from '../lib/format-staff-time';
 import { StaffPageTitle } from './staff-layout';
 import { StaffSelect } from './staff-select';
 import { RoundSelect } from './round-select';
@@ -54,6 +59,17 @@ const EXPORT_FORMATS: Record<StaffExportFormat, { option: string; list: string; 
   },
 };
 
+/** The server's limit on the reason (StaffExportBody's `reason`). */
+const REASON_MAX_LENGTH = 500;
+
+/**
+ * The server's own check of a reason (it trims, then refuses an empty one), so the page says the
+ * same words before asking; null when it will be taken.
+ */
+function checkExportReason(reason: string): string | null {
+  return reason.trim() === '' ? STAFF_EXPORT_MESSAGES.reasonRequired : null;
+}
+
 const EXPORT_STATUS: Record<StaffExportResponse['status'], { label: string; color: string }> = {
   running: { label: 'Running', color: 'amber' },
   completed: { label: 'Ready', color: 'brown' },
@@ -63,8 +79,9 @@ const EXPORT_STATUS: Record<StaffExportResponse['status'], { label: string; colo
 
 /**
  * /staff/exports (exporters): the selection (the list's filters, carried over from the list),
- * zip or combined PDF, start, progress, download. Readers are told their role does not allow it;
- * the server refuses them anyway.
+ * zip, combined PDF or a data file (with the SSN and A-Number when asked for, with a reason),
+ * start, progress, download. Readers are told their role does not allow it; the server refuses
+ * them anyway.
  */
 export function ExportsPage() {
   const me = useOutletContext<StaffMeResponse>();
@@ -97,15 +114,33 @@ function ExportForm() {
   );
   const [format, setFormat] = useState<StaffExportFormat>('zip');
   const [force, setForce] = useState(false);
+  const [includeSensitive, setIncludeSensitive] = useState(false);
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | null>(null);
+  const reasonBox = useRef<HTMLDivElement>(null);
   const start = useStartExport();
   const set = (change: Partial<ListFilters>) => setFilters((old) => ({ ...old, ...change }));
+  // The server decrypts the identifiers into data files only, and refuses the flag otherwise.
+  const sensitive = isDataExportFormat(format) && includeSensitive;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    start.mutate({ filters: { ...toExportFilters(filters), status }, format, force });
+    const refusal = sensitive ? checkExportReason(reason) : null;
+    setReasonError(refusal);
+    if (refusal) {
+      reasonBox.current?.querySelector('textarea')?.focus();
+      return;
+    }
+    start.mutate({
+      filters: { ...toExportFilters(filters), status },
+      format,
+      force,
+      ...(sensitive ? { include_sensitive: true, reason: reason.trim() } : {}),
+    });
   };
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="new-export">
-      <form onSubmit={submit}>
+      {/* The reason's refusal is the server's words, not the browser's "fill in this field". */}
+      <form noValidate onSubmit={submit}>
         <Stack gap="md">
           <Title order={2} size="h4" id="new-export">
             New export
@@ -161,6 +196,35 @@ function ExportForm() {
               ]}
             />
           </SimpleGrid>
+          {isDataExportFormat(format) && (
+            <Stack gap="sm">
+              <Checkbox
+                label="Include Social Security and alien registration numbers"
+                description="Decrypted into their columns; each application in the file is recorded in the audit log with your reason."
+                checked={includeSensitive}
+                onChange={(event) => {
+                  setIncludeSensitive(event.currentTarget.checked);
+                  setReasonError(null);
+                }}
+              />
+              {includeSensitive && (
+                <div ref={reasonBox}>
+                  <TextareaField
+                    label="Reason (kept in the audit log)"
+                    value={reason}
+                    onChange={(value) => {
+                      setReason(value);
+                      setReasonError(null);
+                    }}
+                    maxLength={REASON_MAX_LENGTH}
+                    rows={3}
+                    required
+                    error={reasonError ?? undefined}
+                  />
+                </div>
+              )}
+            </Stack>
+          )}
           {start.error && (
             <Alert color="red" role="alert">
               {start.error.message}
@@ -224,16 +288,18 @@ function ExportRow({ row }: { row: StaffExportResponse }) {
   return (
     <Table.Tr data-export-id={row.id} data-status={row.status}>
       <Table.Td>
-        {new Date(row.created_at).toLocaleString('en-US', {
-          dateStyle: 'medium',
-          timeStyle: 'short',
-        })}
+        <time dateTime={row.created_at}>{formatStaffTime(row.created_at)}</time>
       </Table.Td>
       <Table.Td>
         {describeSelection(row.filters)}
         <Text size="xs" c="dimmed">
           {EXPORT_FORMATS[row.format].list}
         </Text>
+        {row.include_sensitive && (
+          <Badge color="red" variant="light" size="sm" data-testid="export-sensitive">
+            With SSN and A-Number
+          </Badge>
+        )}
       </Table.Td>
       <Table.Td>
         <Badge color={status.color} variant="light">

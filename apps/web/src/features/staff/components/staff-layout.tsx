@@ -15,8 +15,8 @@ import classes from './staff.module.css';
 export const STAFF_TITLE = 'Admissions staff';
 
 /**
- * Every signed-in staff page: the header (the area's name, Applications, Exports for exporters,
- * who is signed in, Sign out) and the page. Without a staff session, the sign-in page.
+ * Every signed-in staff page: the header (the area's name, Applications, Exports and Webhooks for
+ * exporters, who is signed in, Sign out) and the page. Without a staff session, the sign-in page.
  */
 export function StaffLayout() {
   const me = useStaffMe();
@@ -63,7 +63,12 @@ export function StaffLayout() {
                 <NavItem to={STAFF_PATHS.list} end>
                   Applications
                 </NavItem>
-                {me.data.role === 'exporter' && <NavItem to={STAFF_PATHS.exports}>Exports</NavItem>}
+                {me.data.role === 'exporter' && (
+                  <>
+                    <NavItem to={STAFF_PATHS.exports}>Exports</NavItem>
+                    <NavItem to={STAFF_PATHS.webhooks}>Webhooks</NavItem>
+                  </>
+                )}
               </Group>
             </nav>
           </Group>

@@ -8,6 +8,7 @@ export const STAFF_PATHS = {
   setup: STAFF_PAGES.setup,
   application: (id: string) => `${STAFF_PAGES.home}/applications/${id}`,
   exports: `${STAFF_PAGES.home}/exports`,
+  webhooks: `${STAFF_PAGES.home}/webhooks`,
 } as const;
 
 /** What the sign-in page is handed: why the member is there, and where to go back to. */

@@ -1,0 +1,1 @@
+ALTER TABLE "staff_exports" ADD COLUMN "include_sensitive" boolean DEFAULT false NOT NULL;
