@@ -21,7 +21,6 @@ import { createRecordFormat, openAtomicFile } from './data-writers';
 
 const LOCK_FILE = '.data-export.lock';
 const PAGE_SIZE = 500;
-const WRITE_CHUNK = 256 * 1024;
 /** Failures kept for the summary; the errors file has them all. */
 const FAILURES_KEPT = 100;
 
@@ -193,16 +192,9 @@ async function runLocked(run: DataExportRun, deps: DataExportDeps): Promise<Data
           })),
         );
       }
-      let text = '';
       for (const record of records) {
-        // Written in pieces of about WRITE_CHUNK characters, not a page at once: each write
-        // copies its text into a native buffer, and copies of a whole page's size were kept by
-        // the allocator after use, so the process grew with the size of the records.
-        if (text.length > WRITE_CHUNK) {
-          await file.write(text);
-          text = '';
-        }
-        text += format.record(record.values, summary.written === 0);
+        // Buffered by the file: a write waits only when the buffer goes to disk.
+        await file.write(format.record(record.values, summary.written === 0));
         summary.written += 1;
         state.applications[record.id] = record.version;
         if (deps.onRecord) {
@@ -212,7 +204,6 @@ async function runLocked(run: DataExportRun, deps: DataExportDeps): Promise<Data
           );
         }
       }
-      await file.write(text);
       deps.onProgress?.(summary.selected, total);
       if (deps.signal?.aborted) {
         summary.interrupted = true;
