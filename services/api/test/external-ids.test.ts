@@ -161,4 +161,41 @@ describe.each(availableDrivers())('external IDs (%s)', (driver) => {
       expect(body.rows.map((r) => [r.id, r.external_id])).toEqual([[ids[737], 'S0000737']]);
     }
   }, 120_000);
+
+  it('refuses a file with a quoted field never closed, naming its line, and stores nothing', async () => {
+    // Read leniently, the open quote would swallow every later row into one field: rows lost
+    // without a word. The file is refused whole instead.
+    const file = path.join(files, 'broken.csv');
+    writeFileSync(
+      file,
+      [
+        'application_id,external_id',
+        `${ids[1020]},S1100000`,
+        `${ids[1021]},"S1101000`,
+        `${ids[1022]},S1102000`,
+        '',
+      ].join('\n'),
+    );
+    const outcome = await run(process.execPath, cliNodeArgs(['import-ids', '--file', file]), {
+      cwd: apiRoot,
+      env: {
+        ...process.env,
+        DATA_DIR: t.dataDir,
+        DATABASE_URL: t.config.databaseUrl ?? '',
+        SECRET_KEY: '',
+        LOG_LEVEL: 'silent',
+      },
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(outcome.code).not.toBe(0);
+    expect(outcome.stderr).toContain(
+      'Line 3: a quoted field opened on this line is never closed (a stray double quote?), so the file cannot be read past it. Nothing was stored.',
+    );
+    const stored = await db().execute<{ n: number | string }>(
+      sql`SELECT count(*) AS n FROM applications WHERE external_id LIKE 'S11%'`,
+    );
+    expect(Number(stored.rows[0]!.n)).toBe(0);
+  });
 });

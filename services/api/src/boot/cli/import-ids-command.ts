@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { EXTERNAL_ID_PATTERN } from '@admissions/api-contract';
 import type { Config } from '../../platform/config';
 import type { Database } from '../../platform/db/connect';
-import { parseCsv } from '../../platform/lib/csv';
+import { CsvSyntaxError, parseCsv } from '../../platform/lib/csv';
 import { setExternalId } from '../../modules/application';
 import { CliUsageError } from './staff-commands';
 
@@ -24,9 +24,19 @@ export interface ImportIdsReport {
   refused: { line: number; reason: string }[];
 }
 
+function readCsv(csv: string) {
+  try {
+    return parseCsv(csv);
+  } catch (error) {
+    if (error instanceof CsvSyntaxError)
+      throw new CliUsageError(`${error.message} Nothing was stored.`);
+    throw error;
+  }
+}
+
 /** Stores every row it can; a bad row is reported with its line and reason, never skipped silently. */
 export async function importExternalIds(database: Database, csv: string): Promise<ImportIdsReport> {
-  const [header, ...rows] = parseCsv(csv);
+  const [header, ...rows] = readCsv(csv);
   const columns = header?.fields.map((f) => f.trim().toLowerCase()) ?? [];
   const idColumn = columns.indexOf('application_id');
   const externalColumn = columns.indexOf('external_id');

@@ -4,7 +4,7 @@
 // fails the record; a column the system does not map is written as stored. Empty targets map
 // nothing, so `dictionary --mapping-template` output can be filled in part and used as it stands.
 import path from 'node:path';
-import { parseCsv } from '../../platform/lib/csv';
+import { CsvSyntaxError, parseCsv } from '../../platform/lib/csv';
 import { SYSTEM_NAME_PATTERN } from './data-options';
 
 export interface CodeMapping {
@@ -52,7 +52,15 @@ function addEntry(
 
 function readCsvMapping(text: string, problems: string[]): Systems {
   const systems: Systems = new Map();
-  const [header, ...records] = parseCsv(text);
+  let parsed;
+  try {
+    parsed = parseCsv(text);
+  } catch (error) {
+    if (!(error instanceof CsvSyntaxError)) throw error;
+    problems.push(error.message);
+    return systems;
+  }
+  const [header, ...records] = parsed;
   const names = header?.fields.map((f) => f.trim().toLowerCase()) ?? [];
   const at = CSV_COLUMNS.map((c) => names.indexOf(c));
   if (at.some((i) => i === -1)) {

@@ -7,7 +7,7 @@ import type { LookupCategory } from '@admissions/api-contract';
 import { USA } from '@admissions/form';
 import type { Database } from '../../platform/db/connect';
 import { SERVICE_ROOT } from '../../platform/service-root';
-import { parseCsv } from '../../platform/lib/csv';
+import { CsvSyntaxError, parseCsv } from '../../platform/lib/csv';
 import { normalizeSearchText } from './normalize';
 import { rebuildWordIndex } from './word-index';
 import { isKnownCountry, isKnownState } from './place-names';
@@ -88,7 +88,14 @@ export function validateLookupCsv(
   csv: string,
 ): { rows: ImportRow[]; rejected: ImportReport['rejected']; ignoredColumns: string[] } {
   const format = IMPORT_FORMATS[category];
-  const [header, ...records] = parseCsv(csv);
+  let parsed;
+  try {
+    parsed = parseCsv(csv);
+  } catch (error) {
+    if (error instanceof CsvSyntaxError) throw new ImportFormatError(error.message);
+    throw error;
+  }
+  const [header, ...records] = parsed;
   if (!header) throw new ImportFormatError('The file is empty: expected a header line.');
   const names = header.fields.map((f) => f.trim().toLowerCase());
   const missing = format.required.filter((c) => !names.includes(c));

@@ -1,4 +1,15 @@
 // RFC 4180 CSV reading for the files people hand the CLI (lookup lists, code mappings).
+/** A file that is not CSV this reader can take; the message names the line. */
+export class CsvSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
+    super(message);
+    this.name = 'CsvSyntaxError';
+  }
+}
+
 /** One parsed CSV record and the (1-based) line it starts on, for the import report. */
 export interface CsvRecord {
   line: number;
@@ -7,7 +18,9 @@ export interface CsvRecord {
 
 /**
  * RFC 4180 CSV: commas, double-quoted fields with "" for a quote and line breaks inside quotes,
- * CRLF or LF, an optional UTF-8 byte order mark. Blank lines are skipped.
+ * CRLF or LF, an optional UTF-8 byte order mark. Blank lines are skipped. A quoted field that
+ * is never closed is a CsvSyntaxError: read leniently, it would swallow every later line into one
+ * field and the rows would vanish without a word.
  */
 export function parseCsv(input: string): CsvRecord[] {
   const text = input.startsWith('\uFEFF') ? input.slice(1) : input;
@@ -47,6 +60,12 @@ export function parseCsv(input: string): CsvRecord[] {
       line++;
       recordLine = line;
     } else field += c;
+  }
+  if (quoted) {
+    throw new CsvSyntaxError(
+      `Line ${recordLine}: a quoted field opened on this line is never closed (a stray double quote?), so the file cannot be read past it.`,
+      recordLine,
+    );
   }
   if (field !== '' || fields.length > 0) endRecord();
   return records;
