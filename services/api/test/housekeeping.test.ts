@@ -213,4 +213,42 @@ describe.each(availableDrivers())('housekeeping on %s', (driver) => {
     expect(await stored()).toEqual(cached);
     expect(await t.runtime.storage.read(cached[0] ?? '', 10_000_000)).not.toBeNull();
   });
+  it('removes letters and requested files of deleted accounts, and keeps one a request records', async () => {
+    await registerApplicant(t, `checklist.${driver}@example.org`);
+    const { rows } = await t.runtime.database.executeSql(
+      `SELECT a.id::text AS id FROM applications a JOIN users u ON u.id = a.user_id
+       WHERE u.email = 'checklist.${driver}@example.org'`,
+    );
+    const applicationId = String(rows[0]?.id);
+    const kept = `checklist/${applicationId}/transcript.pdf`;
+    await t.runtime.database.executeSql(
+      `INSERT INTO checklist_requests (application_id, title, message, requested_by, requested_at, pdf_key, received_at)
+       VALUES ('${applicationId}', 'Official transcript', 'Please send it.', 'office@staff.example.edu', now(), '${kept}', now())`,
+    );
+    // A deleted account's letter: its rows went with it (ON DELETE CASCADE), the file stayed.
+    const orphans = [
+      'checklist/00000000-0000-4000-8000-00000000abcd/letter.pdf',
+      'checklist/00000000-0000-4000-8000-00000000abcd/letter.docx',
+    ];
+    for (const key of [kept, ...orphans]) {
+      await t.runtime.storage.write(
+        key,
+        new Uint8Array([0x25, 0x50, 0x44, 0x46]),
+        'application/pdf',
+      );
+    }
+    const stored = async () => {
+      const keys: string[] = [];
+      for await (const object of t.runtime.storage.list('checklist/')) keys.push(object.key);
+      return keys.sort();
+    };
+    expect(await stored()).toEqual([kept, ...orphans].sort());
+
+    // Older than the longest a conversion may take before it records its file.
+    t.clock.set(new Date(Date.now() + 3 * t.config.conversionTimeoutMs + 6 * MINUTE));
+    await sendJob(t.runtime.queue, HOUSEKEEPING_QUEUE.name, {});
+    await waitUntil(async () => (await stored()).length === 1);
+
+    expect(await stored()).toEqual([kept]);
+  });
 });

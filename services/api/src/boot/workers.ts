@@ -149,6 +149,9 @@ export async function startJobWorkers(deps: {
       // As long as a document's conversion may take with its retries (documents' stuck sweep).
       stuckChecklistConversions: (now) =>
         checklist.failStuckConversions(now, 3 * config.conversionTimeoutMs + 60_000),
+      // Past the stuck time, a file no letter or request records is nobody's (a deleted account's).
+      orphanChecklistFiles: (now) =>
+        checklist.deleteOrphanFiles(now, 3 * config.conversionTimeoutMs + 5 * 60_000),
       // Webhook deliveries whose job was lost are queued again; the delivery log is kept 30 days.
       lostWebhookDeliveries: (now) => requeueLostWebhookDeliveries({ db: database.db, queue }, now),
       webhookDeliveryLog: (now) => deleteExpiredWebhookDeliveries(database.db, now),

@@ -28,6 +28,7 @@ import { AppError } from '../../platform/lib/app-error';
 import { generateToken, hashToken, seal, unseal } from '../../platform/lib/crypto';
 import type { MailMessage } from '../../platform/mail/mailer';
 import type { StorageDriver } from '../../platform/storage/storage-driver';
+import { removeUnreferencedObjects } from '../../platform/storage/unreferenced-objects';
 import {
   bumpChecklistVersion,
   findApplication,
@@ -62,6 +63,7 @@ import {
   insertRequest,
   insertWaiver,
   listDueReminders,
+  listReferencedChecklistKeys,
   listRecommenders,
   listRequests,
   listWaivers,
@@ -555,6 +557,27 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
         new Date(now.getTime() - afterMs),
         DOCUMENT_MESSAGES.conversionUnavailable,
       );
+    },
+
+    /**
+     * Letters and requested files no row refers to any more, older than `graceMs` (a file is
+     * stored just before the row that records it): those of a deleted account (its rows went
+     * with it) and those a conversion stored before its row was taken back. Returns the count.
+     */
+    async deleteOrphanFiles(now: Date, graceMs: number): Promise<number> {
+      return removeUnreferencedObjects(storage, [CHECKLIST_PREFIX], {
+        before: new Date(now.getTime() - graceMs),
+        listReferenced: (keys) => listReferencedChecklistKeys(db, keys),
+        remove: async (keys) => {
+          for (const key of keys) {
+            await storage
+              .delete(key)
+              .catch((error: unknown) =>
+                logger.warn({ err: error }, 'could not remove an orphaned checklist file'),
+              );
+          }
+        },
+      });
     },
 
     async readRecommendationPage(token: string, ip: string | null): Promise<RecommendationPage> {

@@ -366,3 +366,27 @@ export async function failStuckConversions(db: Db, before: Date, message: string
     .returning({ id: checklistRequests.id });
   return letters.length + materials.length;
 }
+
+const APPLICATION_SEGMENT =
+  /^[^/]+\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\//;
+
+/**
+ * Which of `keys` a letter or a requested file (removed recommenders' included) still refers to.
+ * A key names its application (checklist/<application id>/…), so each is looked up among that
+ * application's rows by their index; a key without one is nobody's.
+ */
+export async function listReferencedChecklistKeys(db: Db, keys: string[]): Promise<Set<string>> {
+  const pairs = keys.flatMap((key) => {
+    const applicationId = APPLICATION_SEGMENT.exec(key)?.[1];
+    return applicationId ? [{ key, application_id: applicationId }] : [];
+  });
+  if (pairs.length === 0) return new Set();
+  const { rows } = await db.execute<{ key: string }>(sql`
+    SELECT k.key FROM jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb)
+      AS k(key text, application_id uuid)
+    WHERE EXISTS (SELECT 1 FROM ${recommenders} r WHERE r.application_id = k.application_id
+                    AND (r.letter_source_key = k.key OR r.letter_pdf_key = k.key))
+       OR EXISTS (SELECT 1 FROM ${checklistRequests} q WHERE q.application_id = k.application_id
+                    AND (q.source_key = k.key OR q.pdf_key = k.key))`);
+  return new Set(rows.map((r) => r.key));
+}
