@@ -245,7 +245,34 @@ export const STAFF_EXPORT_MESSAGES = {
     'Please give the reason for exporting Social Security and alien registration numbers.',
   sensitiveDataOnly:
     'Social Security and alien registration numbers go only into a data export (CSV, JSON or NDJSON).',
+  reasonInvisible:
+    'The reason holds invisible or control characters. Please type it again without them.',
 } as const;
+
+/** Invisible format characters (U+200B, U+00AD, U+202E…) and control characters. */
+const HIDDEN_CHARACTER = /[\p{Cf}\p{Cc}]/u;
+/** What a reason typed in a text box may hold of the control characters. */
+const LINE_BREAKS_AND_TABS = /[\t\n\r]/g;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/**
+ * The reason for a sensitive export as it is kept in each application's audit row, or the message
+ * that refuses it: trimmed, with at least one letter or digit, and nothing invisible — a zero-width
+ * space or a right-to-left override would leave the row blank or reversed. The server, the CLI and
+ * the Exports page check it with this one function.
+ */
+export function checkExportReason(
+  raw: string | undefined,
+): { ok: true; reason: string } | { ok: false; message: string } {
+  const reason = (raw ?? '').trim();
+  if (HIDDEN_CHARACTER.test(reason.replace(LINE_BREAKS_AND_TABS, ' '))) {
+    return { ok: false, message: STAFF_EXPORT_MESSAGES.reasonInvisible };
+  }
+  if (!LETTER_OR_DIGIT.test(reason)) {
+    return { ok: false, message: STAFF_EXPORT_MESSAGES.reasonRequired };
+  }
+  return { ok: true, reason };
+}
 
 /** The PDF exports: a zip of PDFs or one combined PDF. */
 export const STAFF_PDF_EXPORT_FORMATS = ['zip', 'combined'] as const;

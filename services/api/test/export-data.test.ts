@@ -626,6 +626,12 @@ describe.each(availableDrivers())('data export (%s)', (driver) => {
       const bad = await runCli(['export-data', '--out', 'x.csv', '--include-sensitive'], env);
       expect(bad.code).toBe(1);
       expect(bad.stderr).toContain('--include-sensitive needs --reason TEXT');
+      const invisible = await runCli(
+        ['export-data', '--out', 'x.csv', '--include-sensitive', '--reason', '\u200b'],
+        env,
+      );
+      expect(invisible.code).toBe(1);
+      expect(invisible.stderr).toContain(`--reason: ${STAFF_EXPORT_MESSAGES.reasonInvisible}`);
       expect(bad.stderr).toContain('Usage: npm run cli -- export-data');
       const unknownKey = path.join(work, 'bad-map.json');
       writeFileSync(unknownKey, JSON.stringify({ systems: { b: { colour: { R: 'r' } } } }));
@@ -700,6 +706,22 @@ describe.each(availableDrivers())('data export (%s)', (driver) => {
       expect(noReason.json<{ message: string }>().message).toBe(
         STAFF_EXPORT_MESSAGES.reasonRequired,
       );
+      // A reason that shows nothing in the audit: invisible or control characters, or no word.
+      for (const [hidden, message] of [
+        ['\u200b', STAFF_EXPORT_MESSAGES.reasonInvisible],
+        ['\u202eevil\u202c', STAFF_EXPORT_MESSAGES.reasonInvisible],
+        ['ok\u0001', STAFF_EXPORT_MESSAGES.reasonInvisible],
+        ['--- ...', STAFF_EXPORT_MESSAGES.reasonRequired],
+      ] as const) {
+        const refused = await start({
+          filters: {},
+          format: 'csv',
+          include_sensitive: true,
+          reason: hidden,
+        });
+        expect(refused.statusCode, hidden).toBe(400);
+        expect(refused.json<{ message: string }>().message).toBe(message);
+      }
       const pdf = await start({ filters: {}, format: 'zip', include_sensitive: true, reason: 'x' });
       expect(pdf.statusCode).toBe(400);
       expect(pdf.json<{ message: string }>().message).toBe(STAFF_EXPORT_MESSAGES.sensitiveDataOnly);

@@ -68,6 +68,22 @@ describe.each(availableDrivers())('external IDs (%s)', (driver) => {
     rmSync(files, { recursive: true, force: true });
   });
 
+  /** `npm run cli -- import-ids --file FILE` as an operator runs it: exit code and output. */
+  const importIds = (file: string) =>
+    run(process.execPath, cliNodeArgs(['import-ids', '--file', file]), {
+      cwd: apiRoot,
+      env: {
+        ...process.env,
+        DATA_DIR: t.dataDir,
+        DATABASE_URL: t.config.databaseUrl ?? '',
+        SECRET_KEY: '',
+        LOG_LEVEL: 'silent',
+      },
+    }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+
   it('stores an ID with a write-ids key; any other key gets 403, and the key writes nothing else', async () => {
     const refused = await put(ids[0]!, 'A00000001', keys.read!);
     expect(refused.statusCode).toBe(403);
@@ -128,19 +144,7 @@ describe.each(availableDrivers())('external IDs (%s)', (driver) => {
     lines.push('not-an-id,S9999999', `${ids[1010]},S0000005`);
     const file = path.join(files, 'ids.csv');
     writeFileSync(file, `${lines.join('\r\n')}\r\n`);
-    const outcome = await run(process.execPath, cliNodeArgs(['import-ids', '--file', file]), {
-      cwd: apiRoot,
-      env: {
-        ...process.env,
-        DATA_DIR: t.dataDir,
-        DATABASE_URL: t.config.databaseUrl ?? '',
-        SECRET_KEY: '',
-        LOG_LEVEL: 'silent',
-      },
-    }).then(
-      () => ({ code: 0, stdout: '' }),
-      (error: { code: number; stdout: string }) => error,
-    );
+    const outcome = await importIds(file);
     expect(outcome.code).toBe(3);
     expect(outcome.stdout).toContain('1000 stored, 0 unchanged, 2 refused.');
     expect(outcome.stdout).toContain('line 1002: "not-an-id" is not an application id');
@@ -176,19 +180,7 @@ describe.each(availableDrivers())('external IDs (%s)', (driver) => {
         '',
       ].join('\n'),
     );
-    const outcome = await run(process.execPath, cliNodeArgs(['import-ids', '--file', file]), {
-      cwd: apiRoot,
-      env: {
-        ...process.env,
-        DATA_DIR: t.dataDir,
-        DATABASE_URL: t.config.databaseUrl ?? '',
-        SECRET_KEY: '',
-        LOG_LEVEL: 'silent',
-      },
-    }).then(
-      () => ({ code: 0, stderr: '' }),
-      (error: { code: number; stderr: string }) => error,
-    );
+    const outcome = await importIds(file);
     expect(outcome.code).not.toBe(0);
     expect(outcome.stderr).toContain(
       'Line 3: a quoted field opened on this line is never closed (a stray double quote?), so the file cannot be read past it. Nothing was stored.',

@@ -101,6 +101,14 @@ describe('webhook targets', () => {
       );
       expect(refusal(inside, { ...PRODUCTION, allowPrivateNetworks: true })).toBe('accepted');
     }
+    // IPv4-compatible IPv6 (::a.b.c.d): "unicast" to ipaddr.js, public to nobody.
+    for (const compatible of [
+      'https://[::127.0.0.1]/hook',
+      'https://[::7f00:1]/hook',
+      'https://[::a00:1]/hook',
+    ]) {
+      expect(refusal(compatible)).toMatch(/is not a public address/);
+    }
     expect(refusal('https://93.184.215.14/hook')).toBe('accepted');
     expect(refusal('https://[2606:4700::1111]/hook')).toBe('accepted');
   });

@@ -2,6 +2,7 @@
 // is reported before any database or file is touched. The selection flags are export's own.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { checkExportReason } from '@admissions/api-contract';
 import { checkSelectionFlags, ExportUsageError, type SelectionFlags } from './options';
 
 export const DATA_FORMATS = ['csv', 'json', 'ndjson'] as const;
@@ -100,9 +101,13 @@ export function parseDataExportArgs(args: string[], cwd: string): DataExportOpti
     problems.push(`--system must be letters, digits, - or _ (got "${values.system}")`);
   }
   const includeSensitive = values['include-sensitive'] === true;
-  const reason = values.reason?.trim() ?? null;
-  if (includeSensitive && !reason) {
+  let reason: string | null = null;
+  if (includeSensitive && values.reason === undefined) {
     problems.push('--include-sensitive needs --reason TEXT: why the SSNs are exported');
+  } else if (includeSensitive) {
+    const checked = checkExportReason(values.reason);
+    if (checked.ok) reason = checked.reason;
+    else problems.push(`--reason: ${checked.message}`);
   }
   if (!includeSensitive && values.reason !== undefined) {
     problems.push('--reason goes with --include-sensitive');

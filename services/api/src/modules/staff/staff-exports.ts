@@ -16,6 +16,7 @@ import {
   isDataExportFormat,
   STAFF_EXPORT_DEFAULT_STATUS,
   STAFF_EXPORT_MESSAGES,
+  checkExportReason,
   STAFF_EXPORT_RETENTION_DAYS,
   STAFF_EXPORT_ROUTES,
   type StaffExportBody,
@@ -317,13 +318,12 @@ export function createStaffExports(deps: StaffExportDeps) {
     ): Promise<StaffExportResponse> {
       const staffId = staff.id;
       const isData = isDataExportFormat(body.format);
-      const reason = body.reason?.trim() ?? '';
       if (body.include_sensitive && !isData) {
         throw new AppError('INVALID_REQUEST', STAFF_EXPORT_MESSAGES.sensitiveDataOnly);
       }
-      if (body.include_sensitive && reason === '') {
-        throw new AppError('INVALID_REQUEST', STAFF_EXPORT_MESSAGES.reasonRequired);
-      }
+      const checked = body.include_sensitive ? checkExportReason(body.reason) : null;
+      if (checked && !checked.ok) throw new AppError('INVALID_REQUEST', checked.message);
+      const reason = checked?.ok ? checked.reason : '';
       const busy = () => new AppError('EXPORT_RUNNING', STAFF_EXPORT_MESSAGES.busy);
       // A quick refusal before the selection is read; the insert below is what decides.
       const [active] = await db

@@ -38,12 +38,22 @@ const PRIVATE_REFUSED =
 const OTHER_REFUSED =
   'not a public address (link-local, multicast or reserved): webhooks are never sent there.';
 
+/** IPv6's global unicast block: the only public IPv6 addresses. */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
+
 /** Why a webhook may not connect to `address` (an IP address), or null when it may. */
 export function describeRefusedAddress(address: string, rules: WebhookTargetRules): string | null {
   if (!ipaddr.isValid(address)) return OTHER_REFUSED;
   // An IPv4 address written as IPv6 (::ffff:10.0.0.1) is judged as the IPv4 one.
-  const range = ipaddr.process(address).range();
-  if (range === 'unicast') return null;
+  const parsed = ipaddr.process(address);
+  const range = parsed.range();
+  if (range === 'unicast') {
+    // ipaddr.js calls every IPv6 address it has no name for unicast, the deprecated
+    // IPv4-compatible ::a.b.c.d (::7f00:1, reaching 127.0.0.1 where a 6in4 tunnel exists)
+    // included: only the global unicast block 2000::/3 is public.
+    if (parsed.kind() === 'ipv6' && !parsed.match(GLOBAL_UNICAST)) return OTHER_REFUSED;
+    return null;
+  }
   if (range === 'loopback') return rules.allowLoopbackHttp ? null : LOOPBACK_REFUSED;
   if (range === 'private' || range === 'uniqueLocal' || range === 'carrierGradeNat') {
     return rules.allowPrivateNetworks ? null : PRIVATE_REFUSED;

@@ -14,18 +14,16 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useOutletContext, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import {
   isDataExportFormat,
   STAFF_EXPORT_DEFAULT_STATUS,
-  STAFF_EXPORT_MESSAGES,
   STAFF_EXPORT_RETENTION_DAYS,
-  STAFF_MESSAGES,
+  checkExportReason,
   WEB_STATUSES,
   type StaffExportFormat,
   type StaffExportResponse,
   type StaffExportStatus,
-  type StaffMeResponse,
 } from '@admissions/api-contract';
 import { TextareaField } from '../../checklist';
 import { useStaffExports, useStartExport } from '../api/staff-api';
@@ -38,7 +36,7 @@ import {
   type ListFilters,
 } from '../lib/list-search';
 import { formatStaffTime } from '../lib/format-staff-time';
-import { StaffPageTitle } from './staff-layout';
+import { ExporterPage } from './staff-layout';
 import { StaffSelect } from './staff-select';
 import { RoundSelect } from './round-select';
 
@@ -62,14 +60,6 @@ const EXPORT_FORMATS: Record<StaffExportFormat, { option: string; list: string; 
 /** The server's limit on the reason (StaffExportBody's `reason`). */
 const REASON_MAX_LENGTH = 500;
 
-/**
- * The server's own check of a reason (it trims, then refuses an empty one), so the page says the
- * same words before asking; null when it will be taken.
- */
-function checkExportReason(reason: string): string | null {
-  return reason.trim() === '' ? STAFF_EXPORT_MESSAGES.reasonRequired : null;
-}
-
 const EXPORT_STATUS: Record<StaffExportResponse['status'], { label: string; color: string }> = {
   running: { label: 'Running', color: 'amber' },
   completed: { label: 'Ready', color: 'brown' },
@@ -84,23 +74,11 @@ const EXPORT_STATUS: Record<StaffExportResponse['status'], { label: string; colo
  * them anyway.
  */
 export function ExportsPage() {
-  const me = useOutletContext<StaffMeResponse>();
-  if (me.role !== 'exporter') {
-    return (
-      <Stack gap="md">
-        <StaffPageTitle title="Exports">Exports</StaffPageTitle>
-        <Alert color="red" role="alert">
-          {STAFF_MESSAGES.forbidden}
-        </Alert>
-      </Stack>
-    );
-  }
   return (
-    <Stack gap="lg">
-      <StaffPageTitle title="Exports">Exports</StaffPageTitle>
+    <ExporterPage title="Exports">
       <ExportForm />
       <ExportList />
-    </Stack>
+    </ExporterPage>
   );
 }
 
@@ -124,7 +102,9 @@ function ExportForm() {
   const sensitive = isDataExportFormat(format) && includeSensitive;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const refusal = sensitive ? checkExportReason(reason) : null;
+    // The server's own check (the contract's), so the page says the same words before asking.
+    const checked = sensitive ? checkExportReason(reason) : null;
+    const refusal = checked && !checked.ok ? checked.message : null;
     setReasonError(refusal);
     if (refusal) {
       reasonBox.current?.querySelector('textarea')?.focus();
@@ -134,7 +114,7 @@ function ExportForm() {
       filters: { ...toExportFilters(filters), status },
       format,
       force,
-      ...(sensitive ? { include_sensitive: true, reason: reason.trim() } : {}),
+      ...(checked?.ok ? { include_sensitive: true, reason: checked.reason } : {}),
     });
   };
   return (

@@ -1,7 +1,25 @@
 import { useEffect, type ReactNode } from 'react';
-import { Anchor, Button, Container, Group, Text, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Container,
+  Group,
+  Stack,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import {
+  Navigate,
+  NavLink,
+  Outlet,
+  useLocation,
+  useNavigate,
+  useOutletContext,
+} from 'react-router';
+import { STAFF_MESSAGES, type StaffMeResponse } from '@admissions/api-contract';
 import { FullScreenLoader } from '../../../shared/ui/full-screen-loader';
 import {
   setStaffUnauthorizedHandler,
@@ -118,5 +136,26 @@ export function StaffPageTitle({ children, title }: { children: ReactNode; title
         {children}
       </Title>
     </>
+  );
+}
+
+/**
+ * A page for exporters only (Exports, Webhooks): its title, then the page, or for any other role
+ * the alert the server's 403 would give (the server refuses them anyway).
+ */
+export function ExporterPage({ title, children }: { title: string; children: ReactNode }) {
+  const me = useOutletContext<StaffMeResponse>();
+  const allowed = me.role === 'exporter';
+  return (
+    <Stack gap={allowed ? 'lg' : 'md'}>
+      <StaffPageTitle title={title}>{title}</StaffPageTitle>
+      {allowed ? (
+        children
+      ) : (
+        <Alert color="red" role="alert">
+          {STAFF_MESSAGES.forbidden}
+        </Alert>
+      )}
+    </Stack>
   );
 }

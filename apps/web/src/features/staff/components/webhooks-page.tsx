@@ -1,10 +1,8 @@
 import { useId } from 'react';
 import { Alert, Anchor, Badge, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
-import { Link, useOutletContext } from 'react-router';
+import { Link } from 'react-router';
 import {
-  STAFF_MESSAGES,
   WEBHOOK_RECENT_DELIVERIES,
-  type StaffMeResponse,
   type WebhookDelivery,
   type WebhookDeliveryStatus,
   type WebhookSubscription,
@@ -12,7 +10,7 @@ import {
 import { useStaffWebhooks } from '../api/staff-api';
 import { formatStaffTime } from '../lib/format-staff-time';
 import { STAFF_PATHS } from '../lib/staff-paths';
-import { StaffPageTitle } from './staff-layout';
+import { ExporterPage } from './staff-layout';
 import classes from './staff.module.css';
 
 // docs/webhooks.md: subscriptions are the operator's, made on the server with the CLI; the page
@@ -34,23 +32,11 @@ const DELIVERY_STATUS: Record<WebhookDeliveryStatus, { label: string; color: str
  * told their role does not allow it, and the server refuses them anyway.
  */
 export function WebhooksPage() {
-  const me = useOutletContext<StaffMeResponse>();
-  if (me.role !== 'exporter') {
-    return (
-      <Stack gap="md">
-        <StaffPageTitle title="Webhooks">Webhooks</StaffPageTitle>
-        <Alert color="red" role="alert">
-          {STAFF_MESSAGES.forbidden}
-        </Alert>
-      </Stack>
-    );
-  }
   return (
-    <Stack gap="lg">
-      <StaffPageTitle title="Webhooks">Webhooks</StaffPageTitle>
+    <ExporterPage title="Webhooks">
       <HowToSubscribe />
       <SubscriptionList />
-    </Stack>
+    </ExporterPage>
   );
 }
 
