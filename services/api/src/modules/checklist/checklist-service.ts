@@ -28,7 +28,10 @@ import { AppError } from '../../platform/lib/app-error';
 import { generateToken, hashToken, seal, unseal } from '../../platform/lib/crypto';
 import type { MailMessage } from '../../platform/mail/mailer';
 import type { StorageDriver } from '../../platform/storage/storage-driver';
-import { removeUnreferencedObjects } from '../../platform/storage/unreferenced-objects';
+import {
+  deleteObjectsQuietly,
+  removeUnreferencedObjects,
+} from '../../platform/storage/unreferenced-objects';
 import {
   bumpChecklistVersion,
   findApplication,
@@ -568,15 +571,10 @@ export function createChecklistService(deps: ChecklistServiceDeps) {
       return removeUnreferencedObjects(storage, [CHECKLIST_PREFIX], {
         before: new Date(now.getTime() - graceMs),
         listReferenced: (keys) => listReferencedChecklistKeys(db, keys),
-        remove: async (keys) => {
-          for (const key of keys) {
-            await storage
-              .delete(key)
-              .catch((error: unknown) =>
-                logger.warn({ err: error }, 'could not remove an orphaned checklist file'),
-              );
-          }
-        },
+        remove: (keys) =>
+          deleteObjectsQuietly(storage, keys, (error) =>
+            logger.warn({ err: error }, 'could not remove an orphaned checklist file'),
+          ),
       });
     },
 

@@ -2,7 +2,10 @@
 // before the row was updated, or left by an account that was deleted (its row goes with it).
 import type { Logger } from 'pino';
 import type { StorageDriver } from '../../platform/storage/storage-driver';
-import { removeUnreferencedObjects } from '../../platform/storage/unreferenced-objects';
+import {
+  deleteObjectsQuietly,
+  removeUnreferencedObjects,
+} from '../../platform/storage/unreferenced-objects';
 import { APPLICATION_PDF_PREFIX } from './pdf-keys';
 import { PDF_QUEUE } from './pdf-jobs';
 import type { PdfStore } from './pdf-store';
@@ -23,14 +26,9 @@ export async function deleteOrphanApplicationPdfs(
   return removeUnreferencedObjects(deps.storage, [APPLICATION_PDF_PREFIX], {
     before: new Date(now.getTime() - ORPHAN_PDF_GRACE_MS),
     listReferenced: (keys) => deps.store.listReferencedKeys(keys),
-    remove: async (keys) => {
-      for (const key of keys) {
-        await deps.storage
-          .delete(key)
-          .catch((error: unknown) =>
-            deps.logger.warn({ err: error }, 'could not remove an orphaned application PDF'),
-          );
-      }
-    },
+    remove: (keys) =>
+      deleteObjectsQuietly(deps.storage, keys, (error) =>
+        deps.logger.warn({ err: error }, 'could not remove an orphaned application PDF'),
+      ),
   });
 }

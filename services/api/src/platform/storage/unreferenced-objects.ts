@@ -35,3 +35,15 @@ export async function removeUnreferencedObjects(
   }
   return removed;
 }
+
+/**
+ * Deletes `keys` one by one; a delete that fails is reported to `onError` and the rest go on (a
+ * sweep's next run tries it again).
+ */
+export async function deleteObjectsQuietly(
+  storage: StorageDriver,
+  keys: readonly string[],
+  onError: (error: unknown) => void,
+): Promise<void> {
+  for (const key of keys) await storage.delete(key).catch(onError);
+}
